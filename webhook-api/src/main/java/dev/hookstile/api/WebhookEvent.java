@@ -1,0 +1,51 @@
+package dev.hookstile.api;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One verified webhook event, as a handler sees it.
+ *
+ * <p>The payload is the raw body exactly as the sender signed it; Hookstile never re-serialises it, so a handler
+ * can parse it with whatever model fits and still trust every byte. The array is shared, not copied, to keep the hot
+ * path free of needless copies: treat it as read-only.
+ *
+ * @param source     the configured source name the event arrived on (the {@code {source}} in {@code /webhooks/{source}})
+ * @param provider   the provider that signed it ({@code github}, {@code stripe}, {@code standard-webhooks}, ...)
+ * @param eventId    the sender's event id, the deduplication key together with {@code source}
+ * @param type       the sender's event type ({@code push}, {@code invoice.paid}, ...), or {@code ""} if it has none
+ * @param receivedAt when Hookstile acknowledged the delivery
+ * @param attempt    1 for the first processing attempt, higher for redeliveries
+ * @param headers    the delivery headers that matter to the provider (lower-case names), signatures redacted
+ * @param payload    the raw request body
+ */
+public record WebhookEvent(String source, String provider, String eventId, String type, Instant receivedAt,
+                           int attempt, Map<String, String> headers, byte[] payload) {
+
+    public WebhookEvent {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(eventId, "eventId");
+        Objects.requireNonNull(receivedAt, "receivedAt");
+        Objects.requireNonNull(payload, "payload");
+        type = type == null ? "" : type;
+        headers = headers == null ? Map.of() : Map.copyOf(headers);
+    }
+
+    /** The payload decoded as UTF-8, for handlers of JSON or form bodies. */
+    public String payloadAsString() {
+        return new String(payload, StandardCharsets.UTF_8);
+    }
+
+    /** A header by its name, case-insensitively; {@code null} if it was not retained. */
+    public String header(String name) {
+        return headers.get(name.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    @Override
+    public String toString() {
+        return "WebhookEvent[" + source + "/" + eventId + " type=" + type + " attempt=" + attempt + "]";
+    }
+}
