@@ -1,0 +1,141 @@
+package dev.hookstile.dedup.entity;
+
+import jakarta.persistence.Basic;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.FetchType;
+import jakarta.persistence.Id;
+import jakarta.persistence.IdClass;
+import jakarta.persistence.NamedNativeQuery;
+import jakarta.persistence.NamedQuery;
+import jakarta.persistence.Table;
+
+import java.io.Serializable;
+import java.time.OffsetDateTime;
+import java.util.Objects;
+
+/**
+ * An event Hookstile has claimed, keyed by (source, event id). The primary key is the dedup guarantee: the claim
+ * inserts this row in the processing transaction, so a second delivery of the same event finds it and stops.
+ */
+@Entity
+@Table(name = "received_event")
+@IdClass(ReceivedEvent.Key.class)
+@NamedNativeQuery(name = ReceivedEvent.CLAIM, query = """
+        INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at, headers, payload)
+        VALUES (?1, ?2, ?3, ?4, 'received', ?5, ?6, ?7, ?8)
+        ON CONFLICT DO NOTHING""")
+@NamedNativeQuery(name = ReceivedEvent.COMPLETE, query = """
+        UPDATE received_event SET status = 'completed', processed_at = ?1 WHERE source = ?2 AND event_id = ?3""")
+@NamedQuery(name = ReceivedEvent.BY_SOURCE, query = """
+        SELECT e FROM ReceivedEvent e WHERE e.source = :source ORDER BY e.receivedAt DESC""")
+public class ReceivedEvent {
+
+    /**
+     * The claim. The conflict target is left out on purpose: H2 (the embedded database) rejects
+     * {@code ON CONFLICT (cols)}, and with a single unique key PostgreSQL means the same thing by it. A duplicate
+     * yields an update count of 0 without an error, so the surrounding transaction stays usable (a failed INSERT
+     * would abort a PostgreSQL transaction).
+     */
+    public static final String CLAIM = "ReceivedEvent.claim";
+    public static final String COMPLETE = "ReceivedEvent.complete";
+    public static final String BY_SOURCE = "ReceivedEvent.bySource";
+
+    @Id
+    private String source;
+
+    @Id
+    @Column(name = "event_id")
+    private String eventId;
+
+    private String provider;
+
+    private String type;
+
+    private EventStatus status;
+
+    private int attempts;
+
+    @Column(name = "received_at")
+    private OffsetDateTime receivedAt;
+
+    @Column(name = "processed_at")
+    private OffsetDateTime processedAt;
+
+    @Column(name = "last_error")
+    private String lastError;
+
+    private String headers;
+
+    @Basic(fetch = FetchType.LAZY)
+    private byte[] payload;
+
+    public String getSource() {
+        return source;
+    }
+
+    public String getEventId() {
+        return eventId;
+    }
+
+    public String getProvider() {
+        return provider;
+    }
+
+    public String getType() {
+        return type;
+    }
+
+    public EventStatus getStatus() {
+        return status;
+    }
+
+    public int getAttempts() {
+        return attempts;
+    }
+
+    public OffsetDateTime getReceivedAt() {
+        return receivedAt;
+    }
+
+    public OffsetDateTime getProcessedAt() {
+        return processedAt;
+    }
+
+    public String getLastError() {
+        return lastError;
+    }
+
+    /** The retained headers as a JSON object, signatures redacted. */
+    public String getHeaders() {
+        return headers;
+    }
+
+    public byte[] getPayload() {
+        return payload;
+    }
+
+    public static class Key implements Serializable {
+
+        private String source;
+        private String eventId;
+
+        public Key() {
+        }
+
+        public Key(String source, String eventId) {
+            this.source = source;
+            this.eventId = eventId;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && Objects.equals(source, key.source) && Objects.equals(eventId, key.eventId);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(source, eventId);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.hookstile.ingest.control;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.jms.Connection;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * The durable hand-off: sends an accepted event to the processing queue as a persistent message, outside any
+ * transaction, so {@code send} returns only once the broker has stored it.
+ *
+ * <p>Connections come from the container's pool for the resource adapter's connection factory and are closed after
+ * each send, which returns them to that pool. Keeping our own pool of open producers across requests is not an
+ * option with this connector: the container ties a handle to the request that opened it and the handles leaked
+ * until the pool was exhausted (measured: in-use connections reached the maximum within a second under load).
+ */
+@ApplicationScoped
+public class EventQueue {
+
+    public static final String CONNECTION_FACTORY = "java:app/jms/hookstile/ConnectionFactory";
+    public static final String QUEUE = "java:app/jms/hookstile/EventQueue";
+    /** The broker's name for the queue; back offices and the MDB use it. */
+    public static final String PHYSICAL_NAME = "hookstile.events";
+
+    @Resource(lookup = CONNECTION_FACTORY)
+    ConnectionFactory factory;
+
+    @Resource(lookup = QUEUE)
+    Queue queue;
+
+    /**
+     * Created at deployment, not on first use: the first caller may be the health check, whose thread has no
+     * naming context of this application, and resource injection would fail there.
+     */
+    void eager(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
+        // Observing the event instantiates the bean.
+    }
+
+    public void send(String source, String provider, String eventId, String type, Instant receivedAt,
+                     Map<String, String> headers, byte[] body) throws HandOffFailure {
+        try (Connection connection = factory.createConnection();
+             Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+             MessageProducer producer = session.createProducer(queue)) {
+            producer.setDeliveryMode(DeliveryMode.PERSISTENT);
+            producer.send(EventMessage.create(session, source, provider, eventId, type, receivedAt, headers, body));
+        } catch (JMSException | RuntimeException e) {
+            throw new HandOffFailure("the broker did not accept the event", e);
+        }
+    }
+
+    /** Opens and closes a connection: a real round trip to the broker, for the readiness check. */
+    public void ping() throws JMSException {
+        try (Connection connection = factory.createConnection();
+             Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE)) {
+            session.createProducer(queue).close();
+        }
+    }
+}

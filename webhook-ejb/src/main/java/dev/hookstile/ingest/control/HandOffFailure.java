@@ -1,0 +1,9 @@
+package dev.hookstile.ingest.control;
+
+/** The event could not be made durable (the broker is unreachable): the sender must retry, so never answer 2xx. */
+public class HandOffFailure extends Exception {
+
+    public HandOffFailure(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,132 @@
+package dev.hookstile.platform.control;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import javax.sql.DataSource;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.Properties;
+import java.util.ServiceLoader;
+import java.util.logging.Logger;
+
+/**
+ * The application's data source, named in {@code @DataSourceDefinition} and pooled by the container. It reads the
+ * database location from MicroProfile Config (see {@link DatabaseSettings}) and connects through whichever JDBC
+ * driver on the application's class path accepts the URL.
+ *
+ * <p>Why not name the driver's own DataSource class: the class differs between PostgreSQL and the embedded H2, and
+ * a {@code url} given to PGSimpleDataSource through the annotation can be overridden by the container's default
+ * {@code serverName}. Reading the settings here keeps one contract, {@code HOOKSTILE_DB_URL}, for every packaging.
+ */
+public class ConfiguredDataSource implements DataSource {
+
+    private static final Logger LOG = Logger.getLogger(ConfiguredDataSource.class.getName());
+
+    private volatile Target target;
+    private PrintWriter logWriter;
+    private int loginTimeoutSeconds = 5;
+
+    private record Target(Driver driver, DatabaseSettings settings) {
+    }
+
+    private Target target() throws SQLException {
+        Target current = target;
+        if (current == null) {
+            synchronized (this) {
+                current = target;
+                if (current == null) {
+                    ClassLoader loader = ConfiguredDataSource.class.getClassLoader();
+                    DatabaseSettings settings = DatabaseSettings.from(ConfigProvider.getConfig(loader));
+                    current = new Target(driverFor(settings.url(), loader), settings);
+                    LOG.info("Hookstile database: " + settings.describe()
+                            + (settings.embedded() ? " (embedded; set HOOKSTILE_DB_URL for PostgreSQL)" : ""));
+                    target = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    private static Driver driverFor(String url, ClassLoader loader) throws SQLException {
+        for (Driver driver : ServiceLoader.load(Driver.class, loader)) {
+            if (driver.acceptsURL(url)) {
+                return driver;
+            }
+        }
+        throw new SQLException("No JDBC driver on the class path accepts " + url.split("[?;]")[0]);
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        Target t = target();
+        return connect(t, t.settings().user(), t.settings().password());
+    }
+
+    @Override
+    public Connection getConnection(String user, String password) throws SQLException {
+        return connect(target(), user, password);
+    }
+
+    private Connection connect(Target t, String user, String password) throws SQLException {
+        var properties = new Properties();
+        if (user != null) {
+            properties.setProperty("user", user);
+        }
+        if (password != null) {
+            properties.setProperty("password", password);
+        }
+        if (t.settings().url().startsWith("jdbc:postgresql:")) {
+            // Bound the wait for an unreachable server, unless the URL says otherwise.
+            properties.setProperty("connectTimeout", String.valueOf(loginTimeoutSeconds));
+            properties.setProperty("ApplicationName", "hookstile");
+        }
+        Connection connection = t.driver().connect(t.settings().url(), properties);
+        if (connection == null) {
+            throw new SQLException("The JDBC driver refused the URL " + t.settings().describe());
+        }
+        return connection;
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return logWriter;
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {
+        this.logWriter = out;
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) {
+        if (seconds > 0) {
+            this.loginTimeoutSeconds = seconds;
+        }
+    }
+
+    @Override
+    public int getLoginTimeout() {
+        return loginTimeoutSeconds;
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        throw new SQLFeatureNotSupportedException();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) throws SQLException {
+        if (type.isInstance(this)) {
+            return type.cast(this);
+        }
+        throw new SQLException("Not a wrapper for " + type);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) {
+        return type.isInstance(this);
+    }
+}

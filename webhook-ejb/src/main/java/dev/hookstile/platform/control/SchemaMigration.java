@@ -1,0 +1,85 @@
+package dev.hookstile.platform.control;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.annotation.sql.DataSourceDefinition;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
+import org.flywaydb.core.Flyway;
+
+import javax.sql.DataSource;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Creates and migrates the schema with Flyway at start-up (scripts in {@code db/migration}, the same for PostgreSQL
+ * and the embedded H2). A database that is down at start-up does not stop the application, since ingest works
+ * without it: migration is retried every 10 seconds until it succeeds.
+ */
+@DataSourceDefinition(
+        name = SchemaMigration.DATA_SOURCE,
+        className = "dev.hookstile.platform.control.ConfiguredDataSource",
+        minPoolSize = 2,
+        maxPoolSize = 48,
+        maxIdleTime = 300,
+        properties = {
+                // A pooled connection that died with a database restart is replaced before use, instead of
+                // costing a failed delivery.
+                "fish.payara.is-connection-validation-required=true",
+                "fish.payara.connection-validation-method=custom-validation",
+                "fish.payara.validation-classname=org.glassfish.api.jdbc.validation.JDBC40ConnectionValidation",
+                "fish.payara.fail-all-connections=true"
+        })
+@Singleton
+@Startup
+@TransactionManagement(TransactionManagementType.BEAN)
+public class SchemaMigration {
+
+    public static final String DATA_SOURCE = "java:app/jdbc/hookstile";
+    private static final long RETRY_MILLIS = 10_000;
+    private static final Logger LOG = Logger.getLogger(SchemaMigration.class.getName());
+
+    @Resource(lookup = DATA_SOURCE)
+    DataSource dataSource;
+
+    @Resource
+    TimerService timers;
+
+    private volatile boolean migrated;
+
+    @PostConstruct
+    void migrate() {
+        try {
+            var result = Flyway.configure(SchemaMigration.class.getClassLoader())
+                    .dataSource(dataSource)
+                    .locations("classpath:db/migration")
+                    // Our own history table, and tolerance of other tables: the database may be shared.
+                    .table("hookstile_schema_history")
+                    .baselineOnMigrate(true)
+                    .baselineVersion("0")
+                    .load()
+                    .migrate();
+            migrated = true;
+            LOG.info(() -> "Hookstile schema at version " + result.targetSchemaVersion + " ("
+                    + result.migrationsExecuted + " migrations applied now)");
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "Schema migration failed; events are still accepted and will be processed once "
+                    + "the database is reachable. Retrying in " + RETRY_MILLIS / 1000 + " s", e);
+            timers.createSingleActionTimer(RETRY_MILLIS, new TimerConfig(null, false));
+        }
+    }
+
+    @Timeout
+    void retry() {
+        migrate();
+    }
+
+    public boolean migrated() {
+        return migrated;
+    }
+}

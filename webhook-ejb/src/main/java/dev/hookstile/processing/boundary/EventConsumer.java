@@ -1,0 +1,91 @@
+package dev.hookstile.processing.boundary;
+
+import dev.hookstile.ingest.control.EventMessage;
+import dev.hookstile.ingest.control.EventQueue;
+import dev.hookstile.processing.control.EventProcessor;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+import jakarta.ejb.MessageDrivenContext;
+import jakarta.inject.Inject;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
+import jakarta.resource.AdministeredObjectDefinition;
+import jakarta.resource.ConnectionFactoryDefinition;
+import jakarta.resource.spi.TransactionSupport;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Takes events off the queue, one container-managed JTA transaction per message: the message receipt, the claim and
+ * the handlers' work commit together. On failure the transaction rolls back and the broker redelivers with
+ * exponential back-off (ActiveMQ logs an ERROR for each rolled-back delivery; that is expected).
+ *
+ * <p>The connection factory and queue are defined here, on an EJB, so both packagings (the WAR on Payara Micro and
+ * the EAR on Payara Server) create them the same way from the ActiveMQ resource adapter.
+ */
+@ConnectionFactoryDefinition(
+        name = EventQueue.CONNECTION_FACTORY,
+        interfaceName = "jakarta.jms.ConnectionFactory",
+        resourceAdapter = EventConsumer.RESOURCE_ADAPTER,
+        transactionSupport = TransactionSupport.TransactionSupportLevel.XATransaction,
+        minPoolSize = 2,
+        maxPoolSize = 64)
+@AdministeredObjectDefinition(
+        name = EventQueue.QUEUE,
+        interfaceName = "jakarta.jms.Queue",
+        className = "org.apache.activemq.command.ActiveMQQueue",
+        resourceAdapter = EventConsumer.RESOURCE_ADAPTER,
+        properties = "PhysicalName=" + EventQueue.PHYSICAL_NAME)
+@MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = EventConsumer.RESOURCE_ADAPTER),
+        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+        @ActivationConfigProperty(propertyName = "destination", propertyValue = EventQueue.PHYSICAL_NAME),
+        @ActivationConfigProperty(propertyName = "maxSessions",
+                propertyValue = "${ENV=HOOKSTILE_PROCESSING_CONCURRENCY:8}"),
+        @ActivationConfigProperty(propertyName = "maximumRedeliveries",
+                propertyValue = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERIES:8}"),
+        @ActivationConfigProperty(propertyName = "initialRedeliveryDelay",
+                propertyValue = "${ENV=HOOKSTILE_PROCESSING_REDELIVERY_DELAY_MS:1000}"),
+        @ActivationConfigProperty(propertyName = "useExponentialBackOff", propertyValue = "true"),
+        @ActivationConfigProperty(propertyName = "backOffMultiplier", propertyValue = "2")
+})
+public class EventConsumer implements MessageListener {
+
+    /** The ActiveMQ Classic resource adapter, deployed before the application under this name. */
+    public static final String RESOURCE_ADAPTER = "activemq-rar-6.1.8";
+
+    private static final Logger LOG = Logger.getLogger(EventConsumer.class.getName());
+
+    @Inject
+    EventProcessor processor;
+
+    @Resource
+    MessageDrivenContext context;
+
+    @Override
+    public void onMessage(Message message) {
+        try {
+            processor.process(EventMessage.read(message), EventMessage.headersJson(message));
+        } catch (Exception e) {
+            rollBack(message, e);
+        }
+    }
+
+    // Marking the transaction instead of throwing keeps the bean instance and the broker session alive.
+    private void rollBack(Message message, Exception cause) {
+        context.setRollbackOnly();
+        LOG.log(Level.WARNING, cause, () -> "Processing failed, rolled back for redelivery: " + describe(message));
+    }
+
+    private static String describe(Message message) {
+        try {
+            return message.getStringProperty(EventMessage.SOURCE) + "/" + message.getStringProperty(EventMessage.EVENT_ID)
+                    + " (delivery " + message.getIntProperty("JMSXDeliveryCount") + ")";
+        } catch (JMSException | RuntimeException e) {
+            return String.valueOf(message);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.hookstile.processing.control;
+
+import dev.hookstile.api.HandlesWebhooks;
+import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.api.WebhookHandler;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * The deployed {@link WebhookHandler} beans and which events each receives, resolved once per
+ * (source, provider, type) and cached, so dispatch costs a map lookup.
+ */
+@ApplicationScoped
+public class Handlers {
+
+    private static final Logger LOG = Logger.getLogger(Handlers.class.getName());
+
+    @Inject
+    @Any
+    Instance<WebhookHandler> beans;
+
+    private List<Registration> registrations;
+    private final Map<String, List<WebhookHandler>> routes = new ConcurrentHashMap<>();
+
+    @PostConstruct
+    void discover() {
+        var found = new ArrayList<Registration>();
+        for (Instance.Handle<WebhookHandler> handle : beans.handles()) {
+            Class<?> type = handle.getBean().getBeanClass();
+            found.add(new Registration(type.getName(), HandlerSelector.of(type.getAnnotation(HandlesWebhooks.class)),
+                    handle.get()));
+        }
+        found.sort(Comparator.comparing(Registration::name));
+        registrations = List.copyOf(found);
+        LOG.info(() -> "Webhook handlers: " + registrations.stream().map(r -> r.name() + " " + r.selector()).toList());
+    }
+
+    /** Runs every matching handler in order; the first exception stops the chain and propagates. */
+    public int dispatch(WebhookEvent event) throws Exception {
+        List<WebhookHandler> matching = routes.computeIfAbsent(
+                event.source() + '\n' + event.provider() + '\n' + event.type(),
+                key -> registrations.stream()
+                        .filter(r -> r.selector().matches(event.source(), event.provider(), event.type()))
+                        .map(Registration::handler)
+                        .toList());
+        for (WebhookHandler handler : matching) {
+            handler.handle(event);
+        }
+        return matching.size();
+    }
+
+    private record Registration(String name, HandlerSelector selector, WebhookHandler handler) {
+    }
+}

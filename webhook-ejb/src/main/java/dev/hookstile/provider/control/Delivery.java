@@ -1,0 +1,45 @@
+package dev.hookstile.provider.control;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An incoming delivery as a provider sees it: header lookup, the raw body and the time it arrived.
+ *
+ * @param headers    case-insensitive header lookup
+ * @param body       the raw body; never modified
+ * @param receivedAt our clock at arrival, for timestamp tolerance
+ */
+public record Delivery(Headers headers, byte[] body, Instant receivedAt) {
+
+    static final String REDACTED = "[redacted]";
+
+    /** Case-insensitive access to request headers; {@code null} when absent. */
+    @FunctionalInterface
+    public interface Headers {
+        String get(String name);
+    }
+
+    public String header(String name) {
+        return headers.get(name);
+    }
+
+    /**
+     * The headers worth keeping with the event, lower-cased, in the given order, with signature values replaced so
+     * that nothing stored or logged could be replayed.
+     */
+    public Map<String, String> retain(Iterable<String> names, Set<String> signatureHeaders) {
+        var kept = new LinkedHashMap<String, String>();
+        for (String name : names) {
+            String value = headers.get(name);
+            if (value != null) {
+                String key = name.toLowerCase(Locale.ROOT);
+                kept.put(key, signatureHeaders.contains(key) ? REDACTED : value);
+            }
+        }
+        return kept;
+    }
+}

@@ -1,0 +1,85 @@
+package dev.hookstile.provider.control;
+
+import dev.hookstile.source.control.Source;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Standard Webhooks (standardwebhooks.com, as Svix, Clerk, Resend and others send it): headers {@code webhook-id},
+ * {@code webhook-timestamp} and {@code webhook-signature} (space-separated {@code v1,<base64>} entries),
+ * HMAC-SHA256 over {@code id + "." + timestamp + "." + body}, keyed with the base64 part of a {@code whsec_} secret.
+ * The event id is {@code webhook-id}; the type the JSON {@code type}.
+ */
+final class StandardWebhooks implements Provider {
+
+    private static final String ID = "webhook-id";
+    private static final String TIMESTAMP = "webhook-timestamp";
+    private static final String SIGNATURE = "webhook-signature";
+    private static final String SECRET_PREFIX = "whsec_";
+    private static final List<String> RETAINED = List.of(ID, TIMESTAMP, SIGNATURE, "Content-Type", "User-Agent");
+    private static final Set<String> SIGNATURES = Set.of(SIGNATURE);
+    private static final Set<String> FIELDS = Set.of("type");
+
+    @Override
+    public String name() {
+        return "standard-webhooks";
+    }
+
+    @Override
+    public byte[] decodeSecret(String secret) {
+        String encoded = secret.startsWith(SECRET_PREFIX) ? secret.substring(SECRET_PREFIX.length()) : secret;
+        return Base64.getDecoder().decode(encoded);
+    }
+
+    @Override
+    public VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery {
+        String header = delivery.header(SIGNATURE);
+        if (header == null) {
+            throw new RejectedDelivery(Rejection.MISSING_SIGNATURE, "the " + SIGNATURE + " header is missing");
+        }
+        String id = delivery.header(ID);
+        if (id == null || id.isEmpty()) {
+            throw new RejectedDelivery(Rejection.MISSING_EVENT_ID, "the " + ID + " header is missing");
+        }
+        String timestamp = delivery.header(TIMESTAMP);
+        if (timestamp == null) {
+            throw new RejectedDelivery(Rejection.INVALID_TIMESTAMP, "the " + TIMESTAMP + " header is missing");
+        }
+        long signedAt = Timestamps.epochSeconds(timestamp, TIMESTAMP);
+        byte[] prefix = (id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8);
+        boolean sawV1 = false;
+        boolean valid = false;
+        for (byte[] secret : source.secrets()) {
+            byte[] expected = Hmac.compute(Hmac.SHA256, secret, prefix, delivery.body());
+            for (String entry : header.trim().split(" +")) {
+                if (!entry.startsWith("v1,")) {
+                    continue; // other versions (v1a: asymmetric) are not ours to check
+                }
+                sawV1 = true;
+                valid |= Hmac.equal(expected, base64OrNull(entry.substring(3)));
+            }
+        }
+        if (!sawV1) {
+            throw new RejectedDelivery(Rejection.MALFORMED_SIGNATURE, SIGNATURE + " has no 'v1,<base64>' entry");
+        }
+        if (!valid) {
+            throw new RejectedDelivery(Rejection.INVALID_SIGNATURE,
+                    "no v1 signature in " + SIGNATURE + " matches the body under any configured secret");
+        }
+        Timestamps.requireWithin(signedAt, delivery.receivedAt(), source.tolerance());
+        Map<String, String> fields = JsonFields.topLevel(delivery.body(), FIELDS);
+        return new VerifiedDelivery(id, fields.getOrDefault("type", ""), delivery.retain(RETAINED, SIGNATURES));
+    }
+
+    private static byte[] base64OrNull(String text) {
+        try {
+            return Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}

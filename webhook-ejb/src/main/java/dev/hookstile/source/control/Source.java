@@ -1,0 +1,37 @@
+package dev.hookstile.source.control;
+
+import dev.hookstile.provider.control.Provider;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A named endpoint, {@code /webhooks/{name}}, whose deliveries one provider signs.
+ *
+ * @param name      the path segment, lower case
+ * @param provider  verifies deliveries and extracts the event id and type
+ * @param secrets   every secret currently valid; more than one during a rotation
+ * @param tolerance how far a signed timestamp may lie from our clock, for providers that sign one
+ * @param settings  provider-specific settings ({@code hookstile.sources.<name>.<key>}), never secrets
+ */
+public record Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
+                     Map<String, String> settings) {
+
+    public Source {
+        secrets = List.copyOf(secrets);
+        settings = Map.copyOf(settings);
+    }
+
+    public Optional<String> setting(String key) {
+        return Optional.ofNullable(settings.get(key));
+    }
+
+    @Override
+    public String toString() {
+        // Never print the secrets.
+        return "Source[" + name + ", provider=" + provider.name() + ", secrets=" + secrets.size()
+                + ", tolerance=" + tolerance.toSeconds() + "s]";
+    }
+}

@@ -1,0 +1,137 @@
+package dev.hookstile.source.control;
+
+import dev.hookstile.provider.control.Provider;
+import dev.hookstile.provider.control.Providers;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.Config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+
+/**
+ * The configured sources, read once at start-up from MicroProfile Config:
+ * {@code hookstile.sources} (names), {@code hookstile.sources.<name>.provider}, {@code .secrets} (comma-separated),
+ * {@code .secrets-file}, {@code .tolerance-seconds}. As environment variables: {@code HOOKSTILE_SOURCES},
+ * {@code HOOKSTILE_SOURCES_<NAME>_PROVIDER}, {@code _SECRETS}, {@code _SECRETS_FILE}, {@code _TOLERANCE_SECONDS}.
+ *
+ * <p>A source that is misconfigured fails the deployment: accepting webhooks we cannot verify would be worse than
+ * not starting.
+ */
+@ApplicationScoped
+public class Sources {
+
+    static final String PREFIX = "hookstile.sources";
+    static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(300);
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+    private static final Logger LOG = Logger.getLogger(Sources.class.getName());
+
+    @Inject
+    Config config;
+
+    private volatile Map<String, Source> byName = Map.of();
+
+    public Sources() {
+    }
+
+    /** For unit tests and tools: sources read from the given configuration. */
+    public Sources(Config config) {
+        this.config = config;
+        load();
+    }
+
+    @PostConstruct
+    void load() {
+        var names = config.getOptionalValue(PREFIX, String[].class).map(Arrays::asList).orElse(List.of());
+        var loaded = new LinkedHashMap<String, Source>();
+        for (String raw : names) {
+            String name = raw.trim().toLowerCase(Locale.ROOT);
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (!NAME.matcher(name).matches()) {
+                throw new SourceConfigurationException("source name '" + raw
+                        + "' is invalid: use lower-case letters, digits and '-', at most 63 characters");
+            }
+            loaded.put(name, read(name));
+        }
+        byName = Map.copyOf(loaded);
+        LOG.info(() -> "Hookstile sources: " + (loaded.isEmpty()
+                ? "none configured (set HOOKSTILE_SOURCES); every delivery will be answered 404"
+                : loaded.values().toString()));
+    }
+
+    private Source read(String name) {
+        String key = PREFIX + "." + name + ".";
+        String providerName = config.getOptionalValue(key + "provider", String.class)
+                .orElseThrow(() -> new SourceConfigurationException("source '" + name + "' has no provider: set "
+                        + envName(key + "provider")));
+        Provider provider = Providers.byName(providerName.trim().toLowerCase(Locale.ROOT))
+                .orElseThrow(() -> new SourceConfigurationException("source '" + name + "' names provider '"
+                        + providerName + "', which is not one of " + Providers.names()));
+        List<String> secretTexts = new ArrayList<>();
+        config.getOptionalValue(key + "secrets", String[].class).ifPresent(s -> secretTexts.addAll(Arrays.asList(s)));
+        config.getOptionalValue(key + "secrets-file", String.class).ifPresent(f -> secretTexts.addAll(readSecretsFile(name, f)));
+        List<byte[]> secrets = new ArrayList<>();
+        for (String text : secretTexts) {
+            String trimmed = text.trim();
+            if (!trimmed.isEmpty()) {
+                try {
+                    secrets.add(provider.decodeSecret(trimmed));
+                } catch (IllegalArgumentException e) {
+                    throw new SourceConfigurationException("source '" + name + "': a secret is not valid for provider "
+                            + provider.name() + ": " + e.getMessage());
+                }
+            }
+        }
+        if (secrets.isEmpty()) {
+            throw new SourceConfigurationException("source '" + name + "' has no secret: set "
+                    + envName(key + "secrets") + " or " + envName(key + "secrets-file"));
+        }
+        long toleranceSeconds = config.getOptionalValue(key + "tolerance-seconds", Long.class)
+                .orElse(DEFAULT_TOLERANCE.toSeconds());
+        if (toleranceSeconds <= 0) {
+            throw new SourceConfigurationException("source '" + name + "': tolerance-seconds must be positive");
+        }
+        Map<String, String> settings = new HashMap<>();
+        for (String setting : provider.settingNames()) {
+            config.getOptionalValue(key + setting, String.class).ifPresent(v -> settings.put(setting, v));
+        }
+        return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings);
+    }
+
+    private static List<String> readSecretsFile(String source, String file) {
+        try {
+            return Arrays.asList(Files.readString(Path.of(file), StandardCharsets.UTF_8).split("[,\\r\\n]+"));
+        } catch (IOException e) {
+            throw new SourceConfigurationException("source '" + source + "': cannot read secrets file " + file
+                    + ": " + e.getMessage());
+        }
+    }
+
+    static String envName(String property) {
+        return property.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
+    }
+
+    public Optional<Source> find(String name) {
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    public List<Source> all() {
+        return List.copyOf(byName.values());
+    }
+}

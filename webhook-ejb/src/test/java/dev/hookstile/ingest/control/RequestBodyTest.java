@@ -1,0 +1,189 @@
+package dev.hookstile.ingest.control;
+
+import dev.hookstile.provider.control.RejectedDelivery;
+import dev.hookstile.provider.control.Rejection;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RequestBodyTest {
+
+    private static final long ONE_GIB = 1L << 30;
+
+    /** A stream that fails the test if anyone reads from it. */
+    private static final class UnreadableStream extends InputStream {
+        @Override
+        public int read() {
+            throw new AssertionError("the body must not be read");
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            throw new AssertionError("the body must not be read");
+        }
+    }
+
+    /** Produces {@code size} bytes of 'x' on demand without ever holding them, counting what was read. */
+    private static final class GeneratedStream extends InputStream {
+        private final long size;
+        private long served;
+
+        GeneratedStream(long size) {
+            this.size = size;
+        }
+
+        long served() {
+            return served;
+        }
+
+        @Override
+        public int read() {
+            if (served >= size) {
+                return -1;
+            }
+            served++;
+            return 'x';
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (len == 0) {
+                return 0;
+            }
+            if (served >= size) {
+                return -1;
+            }
+            int n = (int) Math.min(len, size - served);
+            Arrays.fill(b, off, off + n, (byte) 'x');
+            served += n;
+            return n;
+        }
+    }
+
+    /** A stream that fails with an I/O error, like a client that disconnects mid-body. */
+    private static final class BrokenStream extends InputStream {
+        @Override
+        public int read() throws IOException {
+            throw new IOException("connection reset");
+        }
+    }
+
+    private static byte[] bytes(int size) {
+        byte[] body = new byte[size];
+        Arrays.fill(body, (byte) 'y');
+        return body;
+    }
+
+    @Test
+    void refusesDeclaredLengthOverTheLimitWithoutReading() {
+        var rejected = assertThrows(RejectedDelivery.class,
+                () -> RequestBody.read(new UnreadableStream(), 1025, 1024));
+
+        assertEquals(Rejection.PAYLOAD_TOO_LARGE, rejected.reason());
+    }
+
+    @Test
+    void refusesHugeDeclaredLengthWithoutReading() {
+        var rejected = assertThrows(RejectedDelivery.class,
+                () -> RequestBody.read(new UnreadableStream(), Long.MAX_VALUE, 1024));
+
+        assertEquals(Rejection.PAYLOAD_TOO_LARGE, rejected.reason());
+    }
+
+    @Test
+    void checkDeclaredLengthRefusesOverTheLimit() {
+        var rejected = assertThrows(RejectedDelivery.class, () -> RequestBody.checkDeclaredLength(1025, 1024));
+
+        assertEquals(Rejection.PAYLOAD_TOO_LARGE, rejected.reason());
+    }
+
+    @Test
+    void checkDeclaredLengthAllowsTheLimitAndUnknownLength() throws RejectedDelivery {
+        RequestBody.checkDeclaredLength(1024, 1024);
+        RequestBody.checkDeclaredLength(-1, 1024);
+    }
+
+    @Test
+    void refusesChunkedBodyOverTheLimitAndStopsReadingSoonAfter() {
+        int limit = 1024 * 1024;
+        var stream = new GeneratedStream(ONE_GIB);
+
+        var rejected = assertThrows(RejectedDelivery.class, () -> RequestBody.read(stream, -1, limit));
+
+        assertEquals(Rejection.PAYLOAD_TOO_LARGE, rejected.reason());
+        assertTrue(stream.served() > limit, "read " + stream.served() + " bytes");
+        assertTrue(stream.served() < limit + 64 * 1024, "read " + stream.served() + " bytes");
+    }
+
+    @Test
+    void refusesChunkedBodyOneByteOverTheLimit() {
+        int limit = 10_000;
+        var stream = new GeneratedStream(limit + 1);
+
+        var rejected = assertThrows(RejectedDelivery.class, () -> RequestBody.read(stream, -1, limit));
+
+        assertEquals(Rejection.PAYLOAD_TOO_LARGE, rejected.reason());
+    }
+
+    @Test
+    void acceptsChunkedBodyExactlyAtTheLimit() throws RejectedDelivery {
+        int limit = 100_000;
+        byte[] body = bytes(limit);
+
+        assertArrayEquals(body, RequestBody.read(new ByteArrayInputStream(body), -1, limit));
+    }
+
+    @Test
+    void acceptsDeclaredBodyExactlyAtTheLimit() throws RejectedDelivery {
+        int limit = 100_000;
+        byte[] body = bytes(limit);
+
+        assertArrayEquals(body, RequestBody.read(new ByteArrayInputStream(body), limit, limit));
+    }
+
+    @Test
+    void readsOnlyTheDeclaredLength() throws RejectedDelivery {
+        byte[] stream = "{\"a\":1}trailing".getBytes();
+
+        assertArrayEquals("{\"a\":1}".getBytes(), RequestBody.read(new ByteArrayInputStream(stream), 7, 1024));
+    }
+
+    @Test
+    void rejectsEmptyChunkedBody() {
+        var rejected = assertThrows(RejectedDelivery.class,
+                () -> RequestBody.read(new ByteArrayInputStream(new byte[0]), -1, 1024));
+
+        assertEquals(Rejection.INVALID_PAYLOAD, rejected.reason());
+    }
+
+    @Test
+    void rejectsDeclaredEmptyBody() {
+        var rejected = assertThrows(RejectedDelivery.class,
+                () -> RequestBody.read(new ByteArrayInputStream(new byte[0]), 0, 1024));
+
+        assertEquals(Rejection.INVALID_PAYLOAD, rejected.reason());
+    }
+
+    @Test
+    void rejectsBodyShorterThanItsDeclaredLength() {
+        var rejected = assertThrows(RejectedDelivery.class,
+                () -> RequestBody.read(new ByteArrayInputStream(bytes(100)), 101, 1024));
+
+        assertEquals(Rejection.INVALID_PAYLOAD, rejected.reason());
+    }
+
+    @Test
+    void rejectsBodyThatFailsWhileReading() {
+        var rejected = assertThrows(RejectedDelivery.class, () -> RequestBody.read(new BrokenStream(), -1, 1024));
+
+        assertEquals(Rejection.INVALID_PAYLOAD, rejected.reason());
+    }
+}

@@ -1,0 +1,421 @@
+package dev.hookstile.source.control;
+
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigValue;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+import org.eclipse.microprofile.config.spi.Converter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SourcesTest {
+
+    /** Just enough of MicroProfile Config over a fixed map: String, String[] and Long values. */
+    private static final class MapConfig implements Config {
+
+        private final Map<String, String> values;
+
+        MapConfig(Map<String, String> values) {
+            this.values = Map.copyOf(values);
+        }
+
+        @Override
+        public <T> T getValue(String propertyName, Class<T> propertyType) {
+            return getOptionalValue(propertyName, propertyType)
+                    .orElseThrow(() -> new NoSuchElementException(propertyName));
+        }
+
+        @Override
+        public ConfigValue getConfigValue(String propertyName) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public <T> Optional<T> getOptionalValue(String propertyName, Class<T> propertyType) {
+            String raw = values.get(propertyName);
+            if (raw == null || raw.isEmpty()) {
+                return Optional.empty(); // as in MicroProfile Config, an empty value is a missing one
+            }
+            Object converted;
+            if (propertyType == String.class) {
+                converted = raw;
+            } else if (propertyType == String[].class) {
+                String[] items = splitOnUnescapedCommas(raw);
+                if (items.length == 0) {
+                    return Optional.empty();
+                }
+                converted = items;
+            } else if (propertyType == Long.class) {
+                converted = Long.valueOf(raw.trim());
+            } else {
+                throw new IllegalArgumentException("no converter for " + propertyType);
+            }
+            return Optional.of(propertyType.cast(converted));
+        }
+
+        private static String[] splitOnUnescapedCommas(String raw) {
+            List<String> items = new ArrayList<>();
+            var current = new StringBuilder();
+            for (int i = 0; i < raw.length(); i++) {
+                char c = raw.charAt(i);
+                if (c == '\\' && i + 1 < raw.length() && raw.charAt(i + 1) == ',') {
+                    current.append(',');
+                    i++;
+                } else if (c == ',') {
+                    items.add(current.toString().trim());
+                    current.setLength(0);
+                } else {
+                    current.append(c);
+                }
+            }
+            items.add(current.toString().trim());
+            return items.stream().filter(s -> !s.isEmpty()).toArray(String[]::new);
+        }
+
+        @Override
+        public Iterable<String> getPropertyNames() {
+            return values.keySet();
+        }
+
+        @Override
+        public Iterable<ConfigSource> getConfigSources() {
+            return List.of();
+        }
+
+        @Override
+        public <T> Optional<Converter<T>> getConverter(Class<T> forType) {
+            return Optional.empty();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) {
+            throw new IllegalArgumentException("cannot unwrap to " + type);
+        }
+    }
+
+    private static Sources sources(Map<String, String> values) {
+        return new Sources(new MapConfig(values));
+    }
+
+    private static SourceConfigurationException failure(Map<String, String> values) {
+        return assertThrows(SourceConfigurationException.class, () -> sources(values));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void readsTwoSourcesWithTheirProvidersAndSecrets() {
+        var sources = sources(Map.of(
+                "hookstile.sources", "gh, billing",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "first-secret, second-secret",
+                "hookstile.sources.billing.provider", "stripe",
+                "hookstile.sources.billing.secrets", "whsec_abc"));
+
+        Source gh = sources.find("gh").orElseThrow();
+        assertEquals("gh", gh.name());
+        assertEquals("github", gh.provider().name());
+        assertEquals(2, gh.secrets().size());
+        assertArrayEquals(utf8("first-secret"), gh.secrets().get(0));
+        assertArrayEquals(utf8("second-secret"), gh.secrets().get(1));
+
+        Source billing = sources.find("billing").orElseThrow();
+        assertEquals("stripe", billing.provider().name());
+        assertEquals(1, billing.secrets().size());
+        assertArrayEquals(utf8("whsec_abc"), billing.secrets().get(0));
+
+        assertEquals(Set.of("gh", "billing"),
+                sources.all().stream().map(Source::name).collect(Collectors.toSet()));
+    }
+
+    @Test
+    void decodesStandardWebhooksSecretsFromBase64() {
+        byte[] key = utf8("twenty-four-byte-secret!");
+        var sources = sources(Map.of(
+                "hookstile.sources", "svix",
+                "hookstile.sources.svix.provider", "standard-webhooks",
+                "hookstile.sources.svix.secrets", "whsec_" + Base64.getEncoder().encodeToString(key)));
+
+        assertArrayEquals(key, sources.find("svix").orElseThrow().secrets().get(0));
+    }
+
+    @Test
+    void rejectsStandardWebhooksSecretThatIsNotBase64() {
+        var e = failure(Map.of(
+                "hookstile.sources", "svix",
+                "hookstile.sources.svix.provider", "standard-webhooks",
+                "hookstile.sources.svix.secrets", "whsec_not*base64!"));
+
+        assertTrue(e.getMessage().contains("svix"), e.getMessage());
+        assertFalse(e.getMessage().contains("not*base64!"), e.getMessage());
+    }
+
+    @Test
+    void normalisesCaseOfSourceAndProviderNames() {
+        var sources = sources(Map.of(
+                "hookstile.sources", " GH ",
+                "hookstile.sources.gh.provider", " GitHub ",
+                "hookstile.sources.gh.secrets", "s"));
+
+        assertEquals("github", sources.find("gh").orElseThrow().provider().name());
+    }
+
+    @Test
+    void hasNoSourcesWhenNoneAreConfigured() {
+        var sources = sources(Map.of());
+
+        assertTrue(sources.all().isEmpty());
+        assertTrue(sources.find("gh").isEmpty());
+    }
+
+    @Test
+    void findsNothingForAnUnconfiguredName() {
+        var sources = sources(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s"));
+
+        assertTrue(sources.find("billing").isEmpty());
+    }
+
+    @Test
+    void rejectsUnknownProviderNamingTheValidOnes() {
+        var e = failure(Map.of(
+                "hookstile.sources", "gl",
+                "hookstile.sources.gl.provider", "gitlab",
+                "hookstile.sources.gl.secrets", "s"));
+
+        assertTrue(e.getMessage().contains("gitlab"), e.getMessage());
+        assertTrue(e.getMessage().contains("github"), e.getMessage());
+        assertTrue(e.getMessage().contains("stripe"), e.getMessage());
+        assertTrue(e.getMessage().contains("standard-webhooks"), e.getMessage());
+    }
+
+    @Test
+    void rejectsSourceWithoutProviderNamingTheVariable() {
+        var e = failure(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.secrets", "s"));
+
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_GH_PROVIDER"), e.getMessage());
+    }
+
+    @Test
+    void rejectsSourceWithoutSecretsNamingTheVariable() {
+        var e = failure(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github"));
+
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_GH_SECRETS"), e.getMessage());
+    }
+
+    @Test
+    void namesTheVariableOfAHyphenatedSourceWithUnderscores() {
+        var e = failure(Map.of(
+                "hookstile.sources", "my-hooks",
+                "hookstile.sources.my-hooks.provider", "github"));
+
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_MY_HOOKS_SECRETS"), e.getMessage());
+    }
+
+    @Test
+    void rejectsSecretsThatAreOnlySeparators() {
+        var e = failure(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", " , ,"));
+
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_GH_SECRETS"), e.getMessage());
+    }
+
+    @Test
+    void rejectsSourceNameWithUnderscore() {
+        var e = failure(Map.of(
+                "hookstile.sources", "my_hooks",
+                "hookstile.sources.my_hooks.provider", "github",
+                "hookstile.sources.my_hooks.secrets", "s"));
+
+        assertTrue(e.getMessage().contains("my_hooks"), e.getMessage());
+    }
+
+    @Test
+    void rejectsSourceNameStartingWithHyphen() {
+        failure(Map.of(
+                "hookstile.sources", "-gh",
+                "hookstile.sources.-gh.provider", "github",
+                "hookstile.sources.-gh.secrets", "s"));
+    }
+
+    @Test
+    void rejectsSourceNameWithPathCharacters() {
+        failure(Map.of(
+                "hookstile.sources", "../gh",
+                "hookstile.sources.../gh.provider", "github",
+                "hookstile.sources.../gh.secrets", "s"));
+    }
+
+    @Test
+    void acceptsSourceNameOf63CharactersButNot64() {
+        String name63 = "a".repeat(63);
+        var sources = sources(Map.of(
+                "hookstile.sources", name63,
+                "hookstile.sources." + name63 + ".provider", "github",
+                "hookstile.sources." + name63 + ".secrets", "s"));
+        assertTrue(sources.find(name63).isPresent());
+
+        String name64 = "a".repeat(64);
+        failure(Map.of(
+                "hookstile.sources", name64,
+                "hookstile.sources." + name64 + ".provider", "github",
+                "hookstile.sources." + name64 + ".secrets", "s"));
+    }
+
+    @Test
+    void readsSecretsFromAFileOnePerLine(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("gh-secrets");
+        Files.writeString(file, "file-secret-one\r\nfile-secret-two\n", StandardCharsets.UTF_8);
+
+        var sources = sources(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets-file", file.toString()));
+
+        List<byte[]> secrets = sources.find("gh").orElseThrow().secrets();
+        assertEquals(2, secrets.size());
+        assertArrayEquals(utf8("file-secret-one"), secrets.get(0));
+        assertArrayEquals(utf8("file-secret-two"), secrets.get(1));
+    }
+
+    @Test
+    void combinesInlineSecretsWithTheSecretsFile(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("gh-secrets");
+        Files.writeString(file, "from-file\n", StandardCharsets.UTF_8);
+
+        var sources = sources(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "inline",
+                "hookstile.sources.gh.secrets-file", file.toString()));
+
+        List<byte[]> secrets = sources.find("gh").orElseThrow().secrets();
+        assertEquals(2, secrets.size());
+        assertArrayEquals(utf8("inline"), secrets.get(0));
+        assertArrayEquals(utf8("from-file"), secrets.get(1));
+    }
+
+    @Test
+    void rejectsEmptySecretsFile(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("empty");
+        Files.writeString(file, "\n\n", StandardCharsets.UTF_8);
+
+        var e = failure(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets-file", file.toString()));
+
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_GH_SECRETS_FILE"), e.getMessage());
+    }
+
+    @Test
+    void rejectsSecretsFileThatCannotBeRead(@TempDir Path dir) {
+        Path missing = dir.resolve("does-not-exist");
+
+        var e = failure(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets-file", missing.toString()));
+
+        assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
+    }
+
+    @Test
+    void defaultsTheToleranceTo300Seconds() {
+        var sources = sources(Map.of(
+                "hookstile.sources", "billing",
+                "hookstile.sources.billing.provider", "stripe",
+                "hookstile.sources.billing.secrets", "whsec_abc"));
+
+        assertEquals(Duration.ofSeconds(300), sources.find("billing").orElseThrow().tolerance());
+    }
+
+    @Test
+    void readsAToleranceOverride() {
+        var sources = sources(Map.of(
+                "hookstile.sources", "billing",
+                "hookstile.sources.billing.provider", "stripe",
+                "hookstile.sources.billing.secrets", "whsec_abc",
+                "hookstile.sources.billing.tolerance-seconds", "60"));
+
+        assertEquals(Duration.ofSeconds(60), sources.find("billing").orElseThrow().tolerance());
+    }
+
+    @Test
+    void rejectsZeroTolerance() {
+        var e = failure(Map.of(
+                "hookstile.sources", "billing",
+                "hookstile.sources.billing.provider", "stripe",
+                "hookstile.sources.billing.secrets", "whsec_abc",
+                "hookstile.sources.billing.tolerance-seconds", "0"));
+
+        assertTrue(e.getMessage().contains("tolerance-seconds"), e.getMessage());
+    }
+
+    @Test
+    void rejectsNegativeTolerance() {
+        failure(Map.of(
+                "hookstile.sources", "billing",
+                "hookstile.sources.billing.provider", "stripe",
+                "hookstile.sources.billing.secrets", "whsec_abc",
+                "hookstile.sources.billing.tolerance-seconds", "-300"));
+    }
+
+    @Test
+    void sourceToStringNeverShowsTheSecrets() {
+        var sources = sources(Map.of(
+                "hookstile.sources", "gh, billing",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "gh-very-secret-value, gh-other-secret",
+                "hookstile.sources.billing.provider", "stripe",
+                "hookstile.sources.billing.secrets", "whsec_stripe-secret-value"));
+
+        for (Source source : sources.all()) {
+            String text = source.toString();
+            assertTrue(text.contains(source.name()), text);
+            assertFalse(text.contains("secret-value"), text);
+            assertFalse(text.contains("gh-other-secret"), text);
+            assertFalse(text.contains("whsec_"), text);
+        }
+        assertFalse(sources.all().toString().contains("secret-value"));
+    }
+
+    @Test
+    void errorMessagesNeverShowTheSecrets() {
+        var e = failure(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "gitlab",
+                "hookstile.sources.gh.secrets", "gh-very-secret-value"));
+
+        assertFalse(e.getMessage().contains("gh-very-secret-value"), e.getMessage());
+    }
+}
