@@ -1,0 +1,47 @@
+package dev.hookstile.platform.boundary;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+import java.util.Locale;
+
+/**
+ * Turns the JAX-RS runtime's own errors (no such path, wrong method, unsupported media type) into problem details,
+ * so a sender always gets the same kind of error body.
+ */
+@Provider
+public class WebApplicationProblems implements ExceptionMapper<WebApplicationException> {
+
+    @Context
+    UriInfo uri;
+
+    @Override
+    public Response toResponse(WebApplicationException exception) {
+        Response original = exception.getResponse();
+        int status = original.getStatus();
+        Response.StatusType info = original.getStatusInfo();
+        String title = info.getReasonPhrase() == null ? "HTTP " + status : info.getReasonPhrase();
+        String slug = title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+        String detail = switch (status) {
+            case 404 -> "there is nothing at this path; webhooks are received at POST /webhooks/{source}";
+            case 405 -> "this method is not allowed here" + allowed(original);
+            default -> exception.getMessage() == null ? title : exception.getMessage();
+        };
+        Response.ResponseBuilder problem = Problems.of(status, slug, title, detail, uri == null ? null : "/" + uri.getPath());
+        original.getHeaders().forEach((name, values) -> {
+            if (!name.equalsIgnoreCase("Content-Type")) {
+                values.forEach(value -> problem.header(name, value));
+            }
+        });
+        return problem.build();
+    }
+
+    private static String allowed(Response response) {
+        String allow = response.getHeaderString("Allow");
+        return allow == null ? "" : "; allowed: " + allow;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.hookstile.it;
+
+import com.stripe.net.Webhook;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * A webhook sender and observer for the integration tests: signs as the providers do (Stripe through its official
+ * SDK), posts, and reads back what the server recorded. The secrets match the sources configured in the POM.
+ */
+public final class Webhooks {
+
+    public static final String STANDARD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    public static final String GITHUB_SECRET = "it-github-secret";
+    public static final String STRIPE_SECRET = "whsec_it_stripe_secret";
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+
+    /** @param base the application's root URL */
+    public Webhooks(String base) {
+        this.base = base.endsWith("/") ? base : base + "/";
+    }
+
+    /** The application's root on the loopback interface, from the URL Arquillian injects. */
+    public static Webhooks at(java.net.URL deployment) {
+        String path = deployment.getPath();
+        return new Webhooks("http://127.0.0.1:" + deployment.getPort() + (path.isEmpty() ? "/" : path));
+    }
+
+    /** The server's root (where /health lives), whatever the application's context root. */
+    public Webhooks server() {
+        URI uri = URI.create(base);
+        return new Webhooks(uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort() + "/");
+    }
+
+    public String base() {
+        return base;
+    }
+
+    /** A Standard Webhooks delivery to the {@code it} source, signed now. */
+    public HttpRequest.Builder standard(String source, String eventId, String body) {
+        String timestamp = String.valueOf(Instant.now().getEpochSecond());
+        byte[] key = Base64.getDecoder().decode(STANDARD_SECRET.substring("whsec_".length()));
+        String signature = Base64.getEncoder().encodeToString(
+                hmac("HmacSHA256", key, eventId + "." + timestamp + "." + body));
+        return post(source, body)
+                .header("webhook-id", eventId)
+                .header("webhook-timestamp", timestamp)
+                .header("webhook-signature", "v1," + signature);
+    }
+
+    public HttpRequest.Builder github(String deliveryId, String event, String body, String secret) {
+        String signature = HexFormat.of().formatHex(hmac("HmacSHA256", secret.getBytes(StandardCharsets.UTF_8), body));
+        return post("gh", body)
+                .header("X-GitHub-Delivery", deliveryId)
+                .header("X-GitHub-Event", event)
+                .header("X-Hub-Signature-256", "sha256=" + signature);
+    }
+
+    public HttpRequest.Builder stripe(String body) {
+        try {
+            long t = Instant.now().getEpochSecond();
+            String v1 = Webhook.Util.computeHmacSha256(STRIPE_SECRET, t + "." + body);
+            return post("pay", body).header("Stripe-Signature", "t=" + t + ",v1=" + v1);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public HttpRequest.Builder post(String source, String body) {
+        return HttpRequest.newBuilder(URI.create(base + "webhooks/" + source))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    public HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).GET());
+    }
+
+    /** What the server recorded for the event: status, attempts, payload, headers, and the handler's effects. */
+    public JsonObject recorded(String source, String eventId) {
+        HttpResponse<String> response = get("it/events/" + source + "/" + eventId);
+        if (response.statusCode() != 200) {
+            fail("probe answered " + response.statusCode() + ": " + response.body());
+        }
+        return json(response.body());
+    }
+
+    /** Polls until the recorded state satisfies the condition; fails with the last state after the timeout. */
+    public JsonObject awaitRecorded(String source, String eventId, Predicate<JsonObject> condition, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonObject last;
+        do {
+            last = recorded(source, eventId);
+            if (condition.test(last)) {
+                return last;
+            }
+            sleep(Duration.ofMillis(100));
+        } while (System.nanoTime() < deadline);
+        return fail("after " + timeout.toSeconds() + " s " + source + "/" + eventId + " is still " + last);
+    }
+
+    public static Predicate<JsonObject> completed() {
+        return state -> "completed".equals(state.getString("status"));
+    }
+
+    public static JsonObject json(String text) {
+        try (var reader = Json.createReader(new StringReader(text))) {
+            return reader.readObject();
+        }
+    }
+
+    public static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] hmac(String algorithm, byte[] key, String message) {
+        try {
+            Mac mac = Mac.getInstance(algorithm);
+            mac.init(new SecretKeySpec(key, algorithm));
+            return mac.doFinal(message.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

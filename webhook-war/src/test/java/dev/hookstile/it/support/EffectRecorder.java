@@ -1,0 +1,59 @@
+package dev.hookstile.it.support;
+
+import dev.hookstile.api.HandlesWebhooks;
+import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.api.WebhookHandler;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.time.Instant;
+
+/**
+ * A handler whose effect is a row in {@code it_effect}, written in the processing transaction. The table has no
+ * unique key on purpose: an event processed twice shows up as two rows.
+ *
+ * <p>Event ids steer it: {@code fail-once-...} records its effect and then throws on the first attempt (the effect
+ * must roll back); {@code hold-...} waits while the file named by {@code HOOKSTILE_IT_HOLD_FILE} exists, so a test
+ * can crash the server with events in flight.
+ */
+@ApplicationScoped
+@HandlesWebhooks(sources = {"it", "gh", "pay"})
+public class EffectRecorder implements WebhookHandler {
+
+    @PersistenceContext(unitName = "hookstile")
+    EntityManager em;
+
+    @Override
+    public void handle(WebhookEvent event) throws Exception {
+        if (event.eventId().startsWith("hold-")) {
+            holdWhileFileExists();
+        }
+        em.createNativeQuery("INSERT INTO it_effect (source, event_id, attempt, recorded_at) VALUES (?1, ?2, ?3, ?4)")
+                .setParameter(1, event.source())
+                .setParameter(2, event.eventId())
+                .setParameter(3, event.attempt())
+                .setParameter(4, Timestamp.from(Instant.now()))
+                .executeUpdate();
+        if (event.eventId().startsWith("fail-once-") && event.attempt() == 1) {
+            throw new IllegalStateException("simulated handler failure on attempt 1 of " + event.eventId());
+        }
+    }
+
+    private static void holdWhileFileExists() throws InterruptedException {
+        String hold = System.getenv("HOOKSTILE_IT_HOLD_FILE");
+        if (hold == null) {
+            return;
+        }
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (Files.exists(Path.of(hold))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("held for too long");
+            }
+            Thread.sleep(100);
+        }
+    }
+}

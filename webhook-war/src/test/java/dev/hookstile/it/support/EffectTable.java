@@ -1,0 +1,35 @@
+package dev.hookstile.it.support;
+
+import dev.hookstile.platform.control.SchemaMigration;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** Creates the test handler's table once, at deployment, outside the product's migrations. */
+@Singleton
+@Startup
+@TransactionManagement(TransactionManagementType.BEAN)
+public class EffectTable {
+
+    @Resource(lookup = SchemaMigration.DATA_SOURCE)
+    DataSource dataSource;
+
+    @PostConstruct
+    void create() {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS it_effect (source VARCHAR(63) NOT NULL, "
+                    + "event_id VARCHAR(255) NOT NULL, attempt INTEGER NOT NULL, "
+                    + "recorded_at TIMESTAMP WITH TIME ZONE NOT NULL)");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create it_effect", e);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.hookstile.it.support;
+
+import dev.hookstile.dedup.entity.ReceivedEvent;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * Test-only read access: what the database holds for one event (through the product's entity) and how often the
+ * test handler's effect was committed.
+ */
+@Path("it/events/{source}/{eventId}")
+@RequestScoped
+public class EventsProbe {
+
+    @PersistenceContext(unitName = "hookstile")
+    EntityManager em;
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public String get(@PathParam("source") String source, @PathParam("eventId") String eventId) {
+        var json = Json.createObjectBuilder();
+        ReceivedEvent event = em.find(ReceivedEvent.class, new ReceivedEvent.Key(source, eventId));
+        if (event == null) {
+            json.add("status", "absent");
+        } else {
+            json.add("status", event.getStatus().column())
+                    .add("attempts", event.getAttempts())
+                    .add("type", event.getType())
+                    .add("provider", event.getProvider())
+                    .add("headers", event.getHeaders())
+                    .add("payload", Base64.getEncoder().encodeToString(event.getPayload()))
+                    .add("processed", event.getProcessedAt() != null);
+        }
+        @SuppressWarnings("unchecked")
+        List<Number> attempts = em.createNativeQuery(
+                        "SELECT attempt FROM it_effect WHERE source = ?1 AND event_id = ?2 ORDER BY attempt")
+                .setParameter(1, source)
+                .setParameter(2, eventId)
+                .getResultList();
+        JsonArrayBuilder effects = Json.createArrayBuilder();
+        attempts.forEach(a -> effects.add(a.intValue()));
+        return json.add("effects", attempts.size()).add("effectAttempts", effects).build().toString();
+    }
+}

@@ -1,0 +1,166 @@
+package dev.hookstile.processing.boundary;
+
+import dev.hookstile.it.Deployments;
+import dev.hookstile.it.Webhooks;
+import jakarta.json.JsonObject;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static dev.hookstile.it.Webhooks.completed;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The whole path on Payara Micro with the broker and the database: ingest, durable hand-off, MDB, claim, handler,
+ * commit. Effects are counted in the database, never inferred from responses.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ProcessingIT {
+
+    private static final Duration PROCESSING = Duration.ofSeconds(30);
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.hookstileWithTestHandler();
+    }
+
+    @ArquillianResource
+    URL base;
+
+    private Webhooks webhooks;
+
+    @BeforeEach
+    void sender() {
+        webhooks = Webhooks.at(base);
+    }
+
+    @Test
+    void eventPostedOnceIsProcessedOnce() {
+        String id = "once-" + UUID.randomUUID();
+        String body = "{\"type\":\"order.created\",\"data\":{\"n\":\"\\u00e9t\\u00e9 \u2713\"}}";
+
+        HttpResponse<String> response = webhooks.send(webhooks.standard("it", id, body));
+
+        assertEquals(202, response.statusCode(), response.body());
+        JsonObject answer = Webhooks.json(response.body());
+        assertEquals("accepted", answer.getString("status"));
+        assertEquals("it", answer.getString("source"));
+        assertEquals(id, answer.getString("eventId"));
+        JsonObject recorded = webhooks.awaitRecorded("it", id, completed(), PROCESSING);
+        assertEquals(1, recorded.getInt("effects"));
+        assertEquals(1, recorded.getInt("attempts"));
+        assertEquals("order.created", recorded.getString("type"));
+        assertTrue(recorded.getBoolean("processed"));
+        assertEquals(body, new String(Base64.getDecoder().decode(recorded.getString("payload")), StandardCharsets.UTF_8),
+                "the payload is stored byte for byte");
+        JsonObject headers = Webhooks.json(recorded.getString("headers"));
+        assertEquals("[redacted]", headers.getString("webhook-signature"));
+        assertEquals(id, headers.getString("webhook-id"));
+    }
+
+    @Test
+    void sameEventPostedTwentyTimesConcurrentlyIsProcessedExactlyOnce() throws Exception {
+        String id = "burst-" + UUID.randomUUID();
+        String body = "{\"type\":\"burst\"}";
+        ExecutorService pool = Executors.newFixedThreadPool(20);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<HttpResponse<String>>> responses = new ArrayList<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                var request = webhooks.standard("it", id, body);
+                responses.add(pool.submit(() -> {
+                    start.await();
+                    return webhooks.send(request);
+                }));
+            }
+            start.countDown();
+            for (Future<HttpResponse<String>> response : responses) {
+                int status = response.get().statusCode();
+                assertTrue(status == 202 || status == 200, "answered " + status + ": " + response.get().body());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        webhooks.awaitRecorded("it", id, completed(), PROCESSING);
+        // Every delivery still in the queue must find the claim; give them time to prove otherwise.
+        Webhooks.sleep(Duration.ofSeconds(3));
+        assertEquals(1, webhooks.recorded("it", id).getInt("effects"), "the handler's effect was committed once");
+    }
+
+    @Test
+    void handlerFailureRollsBackItsWorkAndTheRedeliveryProcessesTheEvent() {
+        String id = "fail-once-" + UUID.randomUUID();
+
+        assertEquals(202, webhooks.send(webhooks.standard("it", id, "{\"type\":\"flaky\"}")).statusCode());
+
+        JsonObject recorded = webhooks.awaitRecorded("it", id, completed(), PROCESSING);
+        assertEquals(1, recorded.getInt("effects"), "the effect of the failed attempt was rolled back");
+        assertEquals(2, recorded.getJsonArray("effectAttempts").getInt(0), "the surviving effect is the second attempt's");
+        assertEquals(2, recorded.getInt("attempts"));
+    }
+
+    @Test
+    void redeliveryOfAProcessedEventIsAnsweredDuplicate() {
+        String id = "again-" + UUID.randomUUID();
+        var delivery = webhooks.standard("it", id, "{\"type\":\"again\"}");
+        assertEquals(202, webhooks.send(delivery).statusCode());
+        webhooks.awaitRecorded("it", id, completed(), PROCESSING);
+
+        HttpResponse<String> redelivery = webhooks.send(webhooks.standard("it", id, "{\"type\":\"again\"}"));
+
+        assertEquals(200, redelivery.statusCode(), redelivery.body());
+        assertEquals("duplicate", Webhooks.json(redelivery.body()).getString("status"));
+        Webhooks.sleep(Duration.ofSeconds(1));
+        assertEquals(1, webhooks.recorded("it", id).getInt("effects"));
+    }
+
+    @Test
+    void signedGitHubDeliveryIsAcceptedUnderEitherRotatedSecretAndProcessed() {
+        String delivery = UUID.randomUUID().toString();
+        String body = "{\"zen\":\"Design for failure.\",\"hook_id\":42}";
+
+        HttpResponse<String> response = webhooks.send(webhooks.github(delivery, "ping", body, Webhooks.GITHUB_SECRET));
+        HttpResponse<String> withOldSecret = webhooks.send(
+                webhooks.github(UUID.randomUUID().toString(), "ping", body, "it-github-old-secret"));
+
+        assertEquals(202, response.statusCode(), response.body());
+        assertEquals(202, withOldSecret.statusCode(), withOldSecret.body());
+        JsonObject recorded = webhooks.awaitRecorded("gh", delivery, completed(), PROCESSING);
+        assertEquals("ping", recorded.getString("type"));
+        assertEquals("github", recorded.getString("provider"));
+        assertEquals(1, recorded.getInt("effects"));
+    }
+
+    @Test
+    void stripeEventSignedWithTheOfficialSdkIsAcceptedAndProcessed() {
+        String id = "evt_" + UUID.randomUUID().toString().replace("-", "");
+        String body = "{\"id\":\"" + id + "\",\"object\":\"event\",\"type\":\"invoice.paid\",\"data\":{\"object\":{\"id\":\"in_1\"}}}";
+
+        HttpResponse<String> response = webhooks.send(webhooks.stripe(body));
+
+        assertEquals(202, response.statusCode(), response.body());
+        JsonObject recorded = webhooks.awaitRecorded("pay", id, completed(), PROCESSING);
+        assertEquals("invoice.paid", recorded.getString("type"));
+        assertEquals(1, recorded.getInt("effects"));
+        assertEquals(200, webhooks.send(webhooks.stripe(body)).statusCode(), "a redelivery is a duplicate");
+    }
+}
