@@ -12,8 +12,15 @@ import java.util.Set;
  * @param headers    case-insensitive header lookup
  * @param body       the raw body; never modified
  * @param receivedAt our clock at arrival, for timestamp tolerance
+ * @param url        the request URL as this server saw it (scheme, host, path, query), for providers that sign the
+ *                   URL; behind a proxy it differs from the public one, so such providers prefer a configured URL
  */
-public record Delivery(Headers headers, byte[] body, Instant receivedAt) {
+public record Delivery(Headers headers, byte[] body, Instant receivedAt, String url) {
+
+    /** A delivery whose URL no provider needs. */
+    public Delivery(Headers headers, byte[] body, Instant receivedAt) {
+        this(headers, body, receivedAt, null);
+    }
 
     static final String REDACTED = "[redacted]";
 

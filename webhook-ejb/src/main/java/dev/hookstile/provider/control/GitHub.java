@@ -47,6 +47,6 @@ final class GitHub implements Provider {
             throw new RejectedDelivery(Rejection.MISSING_EVENT_ID, "the X-GitHub-Delivery header is missing");
         }
         String type = delivery.header("X-GitHub-Event");
-        return new VerifiedDelivery(id, type == null ? "" : type, delivery.retain(RETAINED, SIGNATURES));
+        return VerifiedDelivery.event(id, type == null ? "" : type, delivery.retain(RETAINED, SIGNATURES));
     }
 }

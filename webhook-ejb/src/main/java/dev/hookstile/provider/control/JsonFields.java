@@ -40,36 +40,65 @@ final class JsonFields {
      * @throws RejectedDelivery {@link Rejection#INVALID_PAYLOAD} when the body is not a JSON object
      */
     static Map<String, String> topLevel(byte[] body, Set<String> wanted) throws RejectedDelivery {
+        var pointers = new HashMap<String, String>(wanted.size() * 2);
+        wanted.forEach(name -> pointers.put("/" + escape(name), name));
+        var byPointer = values(body, pointers.keySet());
+        var found = new HashMap<String, String>(byPointer.size() * 2);
+        byPointer.forEach((pointer, value) -> found.put(pointers.get(pointer), value));
+        return found;
+    }
+
+    /**
+     * The string (or number, as text) values at the wanted JSON pointers (RFC 6901, e.g. {@code /event/type},
+     * {@code /entry/0/id}). A pointer to an object, an array, a boolean or null yields nothing; where a key repeats,
+     * the first value counts.
+     *
+     * @throws RejectedDelivery {@link Rejection#INVALID_PAYLOAD} when the body is not a JSON object
+     */
+    static Map<String, String> values(byte[] body, Set<String> pointers) throws RejectedDelivery {
         var found = new HashMap<String, String>(4);
+        int deepest = 0;
+        for (String pointer : pointers) {
+            deepest = Math.max(deepest, (int) pointer.chars().filter(c -> c == '/').count());
+        }
+        // path[d] is the segment leading into nesting level d+1; index[d] counts elements when level d+1 is an array
+        String[] path = new String[MAX_DEPTH + 1];
+        int[] index = new int[MAX_DEPTH + 1];
+        boolean[] array = new boolean[MAX_DEPTH + 1];
         try (JsonParser parser = PARSERS.createParser(strictUtf8(body))) {
             if (!parser.hasNext() || parser.next() != JsonParser.Event.START_OBJECT) {
                 throw new RejectedDelivery(Rejection.INVALID_PAYLOAD, "the body must be a JSON object");
             }
             int depth = 1;
-            String key = null;
+            array[1] = false;
             while (parser.hasNext()) {
                 JsonParser.Event event = parser.next();
                 switch (event) {
+                    case KEY_NAME -> path[depth] = parser.getString();
                     case START_OBJECT, START_ARRAY -> {
+                        nextElement(array, index, path, depth);
                         if (++depth > MAX_DEPTH) {
                             throw new RejectedDelivery(Rejection.INVALID_PAYLOAD,
                                     "the JSON body nests deeper than " + MAX_DEPTH + " levels");
                         }
+                        array[depth] = event == JsonParser.Event.START_ARRAY;
+                        index[depth] = -1;
                     }
                     case END_OBJECT, END_ARRAY -> {
                         if (--depth == 0) {
                             return found;
                         }
                     }
-                    case KEY_NAME -> key = depth == 1 ? parser.getString() : null;
                     case VALUE_STRING, VALUE_NUMBER -> {
-                        if (depth == 1 && key != null && wanted.contains(key)) {
-                            found.putIfAbsent(key, parser.getString());
+                        nextElement(array, index, path, depth);
+                        if (depth <= deepest) {
+                            String pointer = pointer(path, depth);
+                            if (pointers.contains(pointer)) {
+                                found.putIfAbsent(pointer, parser.getString());
+                            }
                         }
                     }
-                    default -> {
-                        // true, false, null: nothing we extract
-                    }
+                    default -> nextElement(array, index, path, depth);
                 }
             }
             throw new RejectedDelivery(Rejection.INVALID_PAYLOAD, "the body is truncated JSON");
@@ -77,6 +106,25 @@ final class JsonFields {
             throw new RejectedDelivery(Rejection.INVALID_PAYLOAD, e.getCause() instanceof CharacterCodingException
                     ? "the body is not valid UTF-8" : "the body is not valid JSON");
         }
+    }
+
+    private static void nextElement(boolean[] array, int[] index, String[] path, int depth) {
+        if (array[depth]) {
+            path[depth] = Integer.toString(++index[depth]);
+        }
+    }
+
+    private static String pointer(String[] path, int depth) {
+        var pointer = new StringBuilder();
+        for (int d = 1; d <= depth; d++) {
+            pointer.append('/').append(escape(path[d]));
+        }
+        return pointer.toString();
+    }
+
+    /** RFC 6901: {@code ~} and {@code /} inside a key. */
+    static String escape(String key) {
+        return key.indexOf('~') < 0 && key.indexOf('/') < 0 ? key : key.replace("~", "~0").replace("/", "~1");
     }
 
     // JSON is UTF-8 (RFC 8259); Parsson's own decoding would silently replace malformed bytes.

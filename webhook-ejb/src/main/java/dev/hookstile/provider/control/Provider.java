@@ -3,6 +3,7 @@ package dev.hookstile.provider.control;
 import dev.hookstile.source.control.Source;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -32,5 +33,26 @@ public interface Provider {
     /** Extra per-source settings this provider reads ({@code hookstile.sources.<name>.<setting>}). */
     default Set<String> settingNames() {
         return Set.of();
+    }
+
+    /**
+     * Checks a source's provider-specific settings at start-up, so a mistake stops the deployment instead of
+     * refusing every delivery.
+     *
+     * @throws InvalidSetting naming the setting to fix
+     */
+    default void checkSettings(Map<String, String> settings) throws InvalidSetting {
+    }
+
+    /**
+     * Answers a {@code GET} to the source's endpoint: the subscription handshake of providers that have one.
+     *
+     * @param query the query parameters (first value of each)
+     * @throws RejectedDelivery {@link Rejection#METHOD_NOT_ALLOWED} for providers without a handshake, or the reason
+     *                          the handshake is refused
+     */
+    default Answer handshake(Map<String, String> query, Source source) throws RejectedDelivery {
+        throw new RejectedDelivery(Rejection.METHOD_NOT_ALLOWED,
+                "provider " + name() + " receives webhooks with POST only");
     }
 }

@@ -7,6 +7,9 @@ package dev.hookstile.provider.control;
 public enum Rejection {
     PAYLOAD_TOO_LARGE(413, "payload-too-large", "Payload too large"),
     UNKNOWN_SOURCE(404, "unknown-source", "Unknown source"),
+    METHOD_NOT_ALLOWED(405, "method-not-allowed", "Method not allowed"),
+    UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "Unsupported media type"),
+    HANDSHAKE_REFUSED(403, "handshake-refused", "Handshake refused"),
     MISSING_SIGNATURE(401, "missing-signature", "Missing signature"),
     MALFORMED_SIGNATURE(401, "malformed-signature", "Malformed signature"),
     INVALID_SIGNATURE(401, "invalid-signature", "Invalid signature"),

@@ -72,7 +72,7 @@ final class StandardWebhooks implements Provider {
         }
         Timestamps.requireWithin(signedAt, delivery.receivedAt(), source.tolerance());
         Map<String, String> fields = JsonFields.topLevel(delivery.body(), FIELDS);
-        return new VerifiedDelivery(id, fields.getOrDefault("type", ""), delivery.retain(RETAINED, SIGNATURES));
+        return VerifiedDelivery.event(id, fields.getOrDefault("type", ""), delivery.retain(RETAINED, SIGNATURES));
     }
 
     private static byte[] base64OrNull(String text) {

@@ -77,7 +77,7 @@ final class Stripe implements Provider {
         if (id == null || id.isEmpty()) {
             throw new RejectedDelivery(Rejection.MISSING_EVENT_ID, "the JSON body has no \"id\"");
         }
-        return new VerifiedDelivery(id, fields.getOrDefault("type", ""), delivery.retain(RETAINED, SIGNATURES));
+        return VerifiedDelivery.event(id, fields.getOrDefault("type", ""), delivery.retain(RETAINED, SIGNATURES));
     }
 
     /** Visible for tests: the header Stripe would send for this body. */

@@ -1,5 +1,6 @@
 package dev.hookstile.source.control;
 
+import dev.hookstile.provider.control.InvalidSetting;
 import dev.hookstile.provider.control.Provider;
 import dev.hookstile.provider.control.Providers;
 import jakarta.annotation.PostConstruct;
@@ -110,6 +111,11 @@ public class Sources {
         Map<String, String> settings = new HashMap<>();
         for (String setting : provider.settingNames()) {
             config.getOptionalValue(key + setting, String.class).ifPresent(v -> settings.put(setting, v));
+        }
+        try {
+            provider.checkSettings(Map.copyOf(settings));
+        } catch (InvalidSetting e) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + e.setting()) + " " + e.problem());
         }
         return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings);
     }

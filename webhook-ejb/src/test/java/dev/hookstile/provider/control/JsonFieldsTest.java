@@ -184,4 +184,22 @@ class JsonFieldsTest {
 
         assertEquals(Map.of("id", "top", "c", "x"), fields);
     }
+
+    @Test
+    void readsValuesAtJsonPointersIntoObjectsAndArrays() throws RejectedDelivery {
+        String body = "{\"event\":{\"type\":\"app_mention\",\"n\":3},\"entry\":[{\"id\":\"e0\"},{\"id\":\"e1\"}],"
+                + "\"a/b\":{\"c~d\":\"escaped\"},\"flags\":[true,\"second\"]}";
+
+        Map<String, String> values = JsonFields.values(utf8(body),
+                Set.of("/event/type", "/event/n", "/entry/1/id", "/a~1b/c~0d", "/flags/1", "/entry/2/id", "/event"));
+
+        assertEquals(Map.of("/event/type", "app_mention", "/event/n", "3", "/entry/1/id", "e1",
+                "/a~1b/c~0d", "escaped", "/flags/1", "second"), values);
+    }
+
+    @Test
+    void pointerValuesInsideTruncatedJsonAreRefused() {
+        assertEquals(Rejection.INVALID_PAYLOAD, assertThrows(RejectedDelivery.class,
+                () -> JsonFields.values(utf8("{\"event\":{\"type\":\"x\""), Set.of("/event/type"))).reason());
+    }
 }
