@@ -1,10 +1,12 @@
 package dev.hookstile.ingest.control;
 
 import dev.hookstile.dedup.control.DuplicateLookup;
+import dev.hookstile.provider.control.Answer;
 import dev.hookstile.provider.control.Delivery;
 import dev.hookstile.provider.control.RejectedDelivery;
 import dev.hookstile.provider.control.Rejection;
 import dev.hookstile.provider.control.VerifiedDelivery;
+import dev.hookstile.provider.control.VerifiedDelivery.EventIdentity;
 import dev.hookstile.source.control.Source;
 import dev.hookstile.source.control.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,6 +16,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.io.InputStream;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Accepting one delivery, in the order the contract fixes: size limit, source, signature, event id, then the
@@ -34,26 +39,53 @@ public class Ingest {
     DuplicateLookup duplicates;
 
     @Inject
+    DeliveryMetrics metrics;
+
+    @Inject
     @ConfigProperty(name = "hookstile.ingest.max-body-bytes", defaultValue = "1048576")
     int maxBodyBytes;
 
     private final Clock clock = Clock.systemUTC();
 
-    public Receipt receive(String sourceName, Delivery.Headers headers, long declaredLength, InputStream body)
-            throws RejectedDelivery, HandOffFailure {
+    public Receipt receive(String sourceName, Delivery.Headers headers, String url, long declaredLength,
+                           InputStream body) throws RejectedDelivery, HandOffFailure {
         RequestBody.checkDeclaredLength(declaredLength, maxBodyBytes);
-        Source source = sources.find(sourceName).orElseThrow(() -> new RejectedDelivery(Rejection.UNKNOWN_SOURCE,
-                "no source named '" + printable(sourceName) + "' is configured"));
+        Source source = source(sourceName);
         byte[] payload = RequestBody.read(body, declaredLength, maxBodyBytes);
         Instant receivedAt = clock.instant();
-        VerifiedDelivery verified = source.provider().verify(new Delivery(headers, payload, receivedAt), source);
-        requireValidEventId(verified.eventId());
-        if (duplicates.isRecorded(source.name(), verified.eventId())) {
-            return new Receipt(Receipt.DUPLICATE, source.name(), verified.eventId());
+        VerifiedDelivery verified = source.provider().verify(new Delivery(headers, payload, receivedAt, url), source);
+        if (verified.answer() != null) {
+            return new Receipt(source.name(), List.of(), verified.answer());
         }
-        queue.send(source.name(), source.provider().name(), verified.eventId(), verified.type(), receivedAt,
-                verified.headers(), payload);
-        return new Receipt(Receipt.ACCEPTED, source.name(), verified.eventId());
+        for (EventIdentity event : verified.events()) {
+            requireValidEventId(event.id());
+        }
+        var outcomes = new ArrayList<Receipt.Outcome>(verified.events().size());
+        // One message per event, each sent durably before the next: if the broker fails half-way, the sender gets a
+        // 503 and retries the whole delivery, and the events already queued are deduplicated by their claim.
+        for (EventIdentity event : verified.events()) {
+            if (duplicates.isRecorded(source.name(), event.id())) {
+                outcomes.add(new Receipt.Outcome(event.id(), Receipt.DUPLICATE));
+            } else {
+                queue.send(source.name(), source.provider().name(), event.id(), event.type(), receivedAt,
+                        verified.headers(), payload);
+                outcomes.add(new Receipt.Outcome(event.id(), Receipt.ACCEPTED));
+            }
+        }
+        Receipt receipt = new Receipt(source.name(), outcomes, null);
+        metrics.received(receipt);
+        return receipt;
+    }
+
+    /** A {@code GET} to a source's endpoint: the provider's subscription handshake, if it has one. */
+    public Answer handshake(String sourceName, Map<String, String> query) throws RejectedDelivery {
+        Source source = source(sourceName);
+        return source.provider().handshake(query, source);
+    }
+
+    private Source source(String name) throws RejectedDelivery {
+        return sources.find(name).orElseThrow(() -> new RejectedDelivery(Rejection.UNKNOWN_SOURCE,
+                "no source named '" + printable(name) + "' is configured"));
     }
 
     static void requireValidEventId(String eventId) throws RejectedDelivery {

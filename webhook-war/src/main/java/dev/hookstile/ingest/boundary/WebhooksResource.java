@@ -1,30 +1,36 @@
 package dev.hookstile.ingest.boundary;
 
+import dev.hookstile.ingest.control.DeliveryMetrics;
 import dev.hookstile.ingest.control.HandOffFailure;
 import dev.hookstile.ingest.control.Ingest;
 import dev.hookstile.ingest.control.Receipt;
 import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.provider.control.Answer;
 import dev.hookstile.provider.control.RejectedDelivery;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.spi.JsonProvider;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
-import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
 import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * {@code POST /webhooks/{source}}: the endpoint senders deliver to. Application-scoped, so no per-request
- * construction or JNDI lookups; the body arrives as a stream and is read once, within the size limit.
+ * {@code POST /webhooks/{source}}: the endpoint senders deliver to; {@code GET} for the subscription handshake of
+ * providers that have one (Meta). Application-scoped, so no per-request construction or JNDI lookups; the body
+ * arrives as a stream and is read once, within the size limit.
  */
 @Path("webhooks/{source}")
 @ApplicationScoped
@@ -40,25 +46,25 @@ public class WebhooksResource {
     @Inject
     Ingest ingest;
 
+    @Inject
+    DeliveryMetrics metrics;
+
     @POST
     @Consumes(MediaType.WILDCARD)
-    @Produces(MediaType.APPLICATION_JSON)
-    public Response receive(@PathParam("source") String source, @Context HttpHeaders headers, InputStream body) {
+    public Response receive(@PathParam("source") String source, @Context HttpHeaders headers,
+                            @Context UriInfo uri, InputStream body) {
         try {
-            Receipt receipt = ingest.receive(source, headers::getHeaderString, headers.getLength(), body);
+            Receipt receipt = ingest.receive(source, headers::getHeaderString, uri.getRequestUri().toString(),
+                    headers.getLength(), body);
+            if (receipt.answer() != null) {
+                return answer(receipt.answer());
+            }
             return Response.status(receipt.duplicate() ? Response.Status.OK : Response.Status.ACCEPTED)
                     .type(MediaType.APPLICATION_JSON_TYPE)
-                    .entity(JSON.createObjectBuilder()
-                            .add("status", receipt.status())
-                            .add("source", receipt.source())
-                            .add("eventId", receipt.eventId())
-                            .build().toString())
+                    .entity(json(receipt))
                     .build();
         } catch (RejectedDelivery rejected) {
-            LOG.fine(() -> "Rejected a delivery to " + source + ": " + rejected.reason() + " " + rejected.detail());
-            var reason = rejected.reason();
-            return Problems.of(reason.status(), reason.slug(), reason.title(), rejected.detail(), "/webhooks/" + source)
-                    .build();
+            return refuse(source, rejected);
         } catch (HandOffFailure failure) {
             LOG.log(Level.WARNING, "Could not queue a delivery to " + source + " durably; answered 503", failure);
             return Problems.of(503, "broker-unavailable", "Service unavailable",
@@ -67,5 +73,42 @@ public class WebhooksResource {
                     .header("Retry-After", RETRY_AFTER_SECONDS)
                     .build();
         }
+    }
+
+    @GET
+    public Response handshake(@PathParam("source") String source, @Context UriInfo uri) {
+        try {
+            Map<String, String> query = new HashMap<>();
+            uri.getQueryParameters().forEach((name, values) -> query.put(name, values.get(0)));
+            return answer(ingest.handshake(source, query));
+        } catch (RejectedDelivery rejected) {
+            return refuse(source, rejected);
+        }
+    }
+
+    private Response refuse(String source, RejectedDelivery rejected) {
+        var reason = rejected.reason();
+        metrics.rejected(reason);
+        LOG.fine(() -> "Refused a delivery to " + source + ": " + reason.slug() + " " + rejected.detail());
+        return Problems.of(reason.status(), reason.slug(), reason.title(), rejected.detail(), "/webhooks/" + source)
+                .build();
+    }
+
+    private static Response answer(Answer answer) {
+        return Response.status(answer.status()).type(answer.mediaType()).entity(answer.body()).build();
+    }
+
+    private static String json(Receipt receipt) {
+        var json = JSON.createObjectBuilder()
+                .add("status", receipt.status())
+                .add("source", receipt.source())
+                .add("eventId", receipt.events().get(0).eventId());
+        if (receipt.events().size() > 1) {
+            var events = JSON.createArrayBuilder();
+            receipt.events().forEach(e -> events.add(JSON.createObjectBuilder()
+                    .add("eventId", e.eventId()).add("status", e.status())));
+            json.add("events", events);
+        }
+        return json.build().toString();
     }
 }

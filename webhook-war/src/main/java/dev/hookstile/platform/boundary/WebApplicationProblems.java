@@ -1,5 +1,8 @@
 package dev.hookstile.platform.boundary;
 
+import dev.hookstile.ingest.control.DeliveryMetrics;
+import dev.hookstile.provider.control.Rejection;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
@@ -19,6 +22,9 @@ public class WebApplicationProblems implements ExceptionMapper<WebApplicationExc
     @Context
     UriInfo uri;
 
+    @Inject
+    DeliveryMetrics metrics;
+
     @Override
     public Response toResponse(WebApplicationException exception) {
         Response original = exception.getResponse();
@@ -31,13 +37,29 @@ public class WebApplicationProblems implements ExceptionMapper<WebApplicationExc
             case 405 -> "this method is not allowed here" + allowed(original);
             default -> exception.getMessage() == null ? title : exception.getMessage();
         };
-        Response.ResponseBuilder problem = Problems.of(status, slug, title, detail, uri == null ? null : "/" + uri.getPath());
+        String path = uri == null ? null : uri.getPath();
+        if (path != null && path.startsWith("webhooks")) {
+            countRefusedDelivery(status);
+        }
+        Response.ResponseBuilder problem = Problems.of(status, slug, title, detail, path == null ? null : "/" + path);
         original.getHeaders().forEach((name, values) -> {
             if (!name.equalsIgnoreCase("Content-Type")) {
                 values.forEach(value -> problem.header(name, value));
             }
         });
         return problem.build();
+    }
+
+    // A sender's mistake the runtime caught before our code ran is still a refused delivery, counted by reason.
+    private void countRefusedDelivery(int status) {
+        switch (status) {
+            case 405 -> metrics.rejected(Rejection.METHOD_NOT_ALLOWED);
+            case 415 -> metrics.rejected(Rejection.UNSUPPORTED_MEDIA_TYPE);
+            case 413 -> metrics.rejected(Rejection.PAYLOAD_TOO_LARGE);
+            default -> {
+                // not a delivery problem of the sender's (404 for a path outside /webhooks/{source} never gets here)
+            }
+        }
     }
 
     private static String allowed(Response response) {
