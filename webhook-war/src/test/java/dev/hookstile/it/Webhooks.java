@@ -32,6 +32,12 @@ public final class Webhooks {
     public static final String STANDARD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     public static final String GITHUB_SECRET = "it-github-secret";
     public static final String STRIPE_SECRET = "whsec_it_stripe_secret";
+    public static final String SHOPIFY_SECRET = "it-shopify-secret";
+    public static final String SLACK_SECRET = "it-slack-signing-secret";
+    public static final String TWILIO_TOKEN = "it-twilio-auth-token";
+    public static final String META_SECRET = "it-meta-app-secret";
+    public static final String META_VERIFY_TOKEN = "it-verify-token";
+    public static final String INHOUSE_SECRET = "it-inhouse-secret";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
@@ -87,6 +93,67 @@ public final class Webhooks {
         }
     }
 
+    /** Svix signs exactly like Standard Webhooks, on {@code svix-*} headers. */
+    public HttpRequest.Builder svix(String eventId, String body) {
+        String timestamp = String.valueOf(Instant.now().getEpochSecond());
+        byte[] key = Base64.getDecoder().decode(STANDARD_SECRET.substring("whsec_".length()));
+        String signature = Base64.getEncoder().encodeToString(
+                hmac("HmacSHA256", key, eventId + "." + timestamp + "." + body));
+        return post("svix", body)
+                .header("svix-id", eventId)
+                .header("svix-timestamp", timestamp)
+                .header("svix-signature", "v1," + signature);
+    }
+
+    public HttpRequest.Builder shopify(String webhookId, String topic, String body) {
+        return post("shop", body)
+                .header("X-Shopify-Webhook-Id", webhookId)
+                .header("X-Shopify-Topic", topic)
+                .header("X-Shopify-Hmac-Sha256", Base64.getEncoder().encodeToString(
+                        hmac("HmacSHA256", SHOPIFY_SECRET.getBytes(StandardCharsets.UTF_8), body)));
+    }
+
+    public HttpRequest.Builder slack(String body) {
+        String timestamp = String.valueOf(Instant.now().getEpochSecond());
+        String signature = HexFormat.of().formatHex(hmac("HmacSHA256", SLACK_SECRET.getBytes(StandardCharsets.UTF_8),
+                "v0:" + timestamp + ":" + body));
+        return post("slack", body)
+                .header("X-Slack-Request-Timestamp", timestamp)
+                .header("X-Slack-Signature", "v0=" + signature);
+    }
+
+    /**
+     * Twilio signs the URL it calls plus the sorted form parameters. With no public URL configured the server uses
+     * the URL it sees, which for this client is {@link #base()} + {@code webhooks/tw}.
+     */
+    public HttpRequest.Builder twilio(java.util.SortedMap<String, String> form) {
+        String url = base + "webhooks/tw";
+        var signed = new StringBuilder(url);
+        var body = new StringBuilder();
+        form.forEach((name, value) -> {
+            signed.append(name).append(value);
+            body.append(body.isEmpty() ? "" : "&").append(java.net.URLEncoder.encode(name, StandardCharsets.UTF_8))
+                    .append('=').append(java.net.URLEncoder.encode(value, StandardCharsets.UTF_8));
+        });
+        return HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("X-Twilio-Signature", Base64.getEncoder().encodeToString(
+                        hmac("HmacSHA1", TWILIO_TOKEN.getBytes(StandardCharsets.UTF_8), signed.toString())))
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+    }
+
+    public HttpRequest.Builder meta(String body) {
+        return post("wa", body).header("X-Hub-Signature-256", "sha256=" + HexFormat.of().formatHex(
+                hmac("HmacSHA256", META_SECRET.getBytes(StandardCharsets.UTF_8), body)));
+    }
+
+    /** The in-house sender of the {@code hmac} source: base64 HMAC-SHA512 with a {@code sha512=} prefix. */
+    public HttpRequest.Builder inhouse(String body) {
+        return post("inhouse", body).header("X-Signature", "sha512=" + Base64.getEncoder().encodeToString(
+                hmac("HmacSHA512", INHOUSE_SECRET.getBytes(StandardCharsets.UTF_8), body)));
+    }
+
     public HttpRequest.Builder post(String source, String body) {
         return HttpRequest.newBuilder(URI.create(base + "webhooks/" + source))
                 .timeout(Duration.ofSeconds(30))
@@ -130,6 +197,20 @@ public final class Webhooks {
             sleep(Duration.ofMillis(100));
         } while (System.nanoTime() < deadline);
         return fail("after " + timeout.toSeconds() + " s " + source + "/" + eventId + " is still " + last);
+    }
+
+    /** The server's count of deliveries refused for this reason ({@code hookstile_deliveries_rejected_total}). */
+    public long rejections(String reason) {
+        HttpResponse<String> metrics = server().get("metrics?scope=application");
+        if (metrics.statusCode() != 200) {
+            fail("metrics answered " + metrics.statusCode() + ": " + metrics.body());
+        }
+        return metrics.body().lines()
+                .filter(line -> line.startsWith("hookstile_deliveries_rejected_total{"))
+                .filter(line -> line.contains("reason=\"" + reason + "\""))
+                .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst()
+                .orElse(0);
     }
 
     public static Predicate<JsonObject> completed() {

@@ -21,7 +21,7 @@ import java.time.Instant;
  * can crash the server with events in flight.
  */
 @ApplicationScoped
-@HandlesWebhooks(sources = {"it", "gh", "pay"})
+@HandlesWebhooks
 public class EffectRecorder implements WebhookHandler {
 
     @PersistenceContext(unitName = "hookstile")

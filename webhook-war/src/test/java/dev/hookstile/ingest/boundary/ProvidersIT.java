@@ -1,0 +1,161 @@
+package dev.hookstile.ingest.boundary;
+
+import dev.hookstile.it.Deployments;
+import dev.hookstile.it.Webhooks;
+import jakarta.json.JsonObject;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import static dev.hookstile.it.Webhooks.completed;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Every provider end to end, configured through environment variables as a user would (see the failsafe
+ * configuration): a delivery signed the provider's way is accepted, processed once, and its redelivery is a
+ * duplicate.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ProvidersIT {
+
+    private static final Duration PROCESSING = Duration.ofSeconds(30);
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.hookstileWithTestHandler();
+    }
+
+    @ArquillianResource
+    URL base;
+
+    private Webhooks webhooks;
+
+    @BeforeEach
+    void sender() {
+        webhooks = Webhooks.at(base);
+    }
+
+    @Test
+    void shopifyDeliveryIsProcessedOnceUnderItsWebhookId() {
+        String id = UUID.randomUUID().toString();
+        String body = "{\"id\":820982911946154508,\"email\":\"jon@example.com\",\"total_price\":\"199.00\"}";
+
+        assertAccepted(webhooks.send(webhooks.shopify(id, "orders/create", body)), "shop", id);
+
+        assertProcessedOnce("shop", id, "orders/create");
+        assertEquals(200, webhooks.send(webhooks.shopify(id, "orders/create", body)).statusCode());
+    }
+
+    @Test
+    void slackEventIsProcessedOnceUnderItsEventId() {
+        String id = "Ev" + UUID.randomUUID().toString().replace("-", "").substring(0, 10).toUpperCase();
+        String body = "{\"token\":\"x\",\"team_id\":\"T1\",\"type\":\"event_callback\",\"event_id\":\"" + id
+                + "\",\"event\":{\"type\":\"app_mention\",\"text\":\"<@U0LAN0Z89> is it everything?\"}}";
+
+        assertAccepted(webhooks.send(webhooks.slack(body)), "slack", id);
+
+        assertProcessedOnce("slack", id, "app_mention");
+    }
+
+    @Test
+    void slackUrlVerificationIsAnsweredWithTheChallengeAndNothingIsQueued() {
+        String challenge = "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P";
+        String body = "{\"token\":\"x\",\"challenge\":\"" + challenge + "\",\"type\":\"url_verification\"}";
+
+        HttpResponse<String> response = webhooks.send(webhooks.slack(body));
+
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals(challenge, Webhooks.json(response.body()).getString("challenge"));
+    }
+
+    @Test
+    void twilioStatusCallbackIsVerifiedOnTheUrlAndFormParameters() {
+        String sid = "SM" + UUID.randomUUID().toString().replace("-", "");
+        var form = new TreeMap<String, String>();
+        form.put("MessageSid", sid);
+        form.put("MessageStatus", "delivered");
+        form.put("AccountSid", "AC0123456789");
+        form.put("To", "+15558675310");
+        form.put("Body", "Ahoy & welcome: 100% ✓");
+
+        assertAccepted(webhooks.send(webhooks.twilio(form)), "tw", sid + ":delivered");
+
+        assertProcessedOnce("tw", sid + ":delivered", "delivered");
+    }
+
+    @Test
+    void metaBatchIsSplitIntoOneEventPerMessageEachProcessedOnce() {
+        String first = "wamid." + UUID.randomUUID();
+        String second = "wamid." + UUID.randomUUID();
+        String body = "{\"object\":\"whatsapp_business_account\",\"entry\":[{\"id\":\"102290129340398\",\"changes\":[{"
+                + "\"value\":{\"messaging_product\":\"whatsapp\",\"metadata\":{\"phone_number_id\":\"106540352242922\"},"
+                + "\"messages\":[{\"from\":\"16315551181\",\"id\":\"" + first + "\",\"timestamp\":\"1669233778\","
+                + "\"text\":{\"body\":\"Hello\"},\"type\":\"text\"},{\"from\":\"16315551181\",\"id\":\"" + second
+                + "\",\"timestamp\":\"1669233779\",\"text\":{\"body\":\"again\"},\"type\":\"text\"}]},"
+                + "\"field\":\"messages\"}]}]}";
+
+        HttpResponse<String> response = webhooks.send(webhooks.meta(body));
+
+        assertEquals(202, response.statusCode(), response.body());
+        assertEquals(2, Webhooks.json(response.body()).getJsonArray("events").size(), response.body());
+        assertProcessedOnce("wa", first, "messages.message");
+        assertProcessedOnce("wa", second, "messages.message");
+        assertEquals(200, webhooks.send(webhooks.meta(body)).statusCode(), "the whole batch again is a duplicate");
+    }
+
+    @Test
+    void metaSubscriptionHandshakeEchoesTheChallengeOnlyForTheVerifyToken() {
+        HttpResponse<String> accepted = webhooks.get(
+                "webhooks/wa?hub.mode=subscribe&hub.verify_token=" + Webhooks.META_VERIFY_TOKEN + "&hub.challenge=1158201444");
+        HttpResponse<String> refused = webhooks.get(
+                "webhooks/wa?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=1158201444");
+
+        assertEquals(200, accepted.statusCode(), accepted.body());
+        assertEquals("1158201444", accepted.body());
+        assertEquals(403, refused.statusCode(), refused.body());
+        assertEquals("application/problem+json", refused.headers().firstValue("Content-Type").orElse(""));
+    }
+
+    @Test
+    void svixDeliveryIsProcessedOnceUnderItsSvixId() {
+        String id = "msg_" + UUID.randomUUID().toString().replace("-", "");
+
+        assertAccepted(webhooks.send(webhooks.svix(id, "{\"type\":\"user.created\",\"data\":{}}")), "svix", id);
+
+        assertProcessedOnce("svix", id, "user.created");
+    }
+
+    @Test
+    void inHouseHmacSenderIsVerifiedWithTheConfiguredAlgorithmEncodingAndPointers() {
+        String id = "order-" + UUID.randomUUID();
+        String body = "{\"meta\":{\"id\":\"" + id + "\",\"kind\":\"order.shipped\"},\"order\":{\"n\":7}}";
+
+        assertAccepted(webhooks.send(webhooks.inhouse(body)), "inhouse", id);
+
+        assertProcessedOnce("inhouse", id, "order.shipped");
+    }
+
+    private static void assertAccepted(HttpResponse<String> response, String source, String eventId) {
+        assertEquals(202, response.statusCode(), response.body());
+        JsonObject receipt = Webhooks.json(response.body());
+        assertEquals("accepted", receipt.getString("status"));
+        assertEquals(source, receipt.getString("source"));
+        assertEquals(eventId, receipt.getString("eventId"));
+    }
+
+    private void assertProcessedOnce(String source, String eventId, String type) {
+        JsonObject recorded = webhooks.awaitRecorded(source, eventId, completed(), PROCESSING);
+        assertEquals(type, recorded.getString("type"));
+        assertEquals(1, recorded.getInt("effects"), source + "/" + eventId + " was processed once");
+    }
+}
