@@ -13,20 +13,44 @@ import java.util.Set;
  * {@code webhook-timestamp} and {@code webhook-signature} (space-separated {@code v1,<base64>} entries),
  * HMAC-SHA256 over {@code id + "." + timestamp + "." + body}, keyed with the base64 part of a {@code whsec_} secret.
  * The event id is {@code webhook-id}; the type the JSON {@code type}.
+ *
+ * <p>Svix, and the senders built on it, sign exactly so under {@code svix-} headers ({@code webhook-} only where Svix
+ * white-labels them), so one implementation serves both, told apart by the header prefix.
  */
 final class StandardWebhooks implements Provider {
 
-    private static final String ID = "webhook-id";
-    private static final String TIMESTAMP = "webhook-timestamp";
-    private static final String SIGNATURE = "webhook-signature";
     private static final String SECRET_PREFIX = "whsec_";
-    private static final List<String> RETAINED = List.of(ID, TIMESTAMP, SIGNATURE, "Content-Type", "User-Agent");
-    private static final Set<String> SIGNATURES = Set.of(SIGNATURE);
     private static final Set<String> FIELDS = Set.of("type");
+
+    private final String name;
+    private final String idHeader;
+    private final String timestampHeader;
+    private final String signatureHeader;
+    private final List<String> retained;
+    private final Set<String> signatureHeaders;
+
+    /** The specification's own {@code webhook-} headers. */
+    StandardWebhooks() {
+        this("standard-webhooks", "webhook-");
+    }
+
+    /**
+     * @param name         the provider name a source configuration uses
+     * @param headerPrefix lower case: {@code svix-} reads {@code svix-id}, {@code svix-timestamp} and
+     *                     {@code svix-signature}
+     */
+    StandardWebhooks(String name, String headerPrefix) {
+        this.name = name;
+        this.idHeader = headerPrefix + "id";
+        this.timestampHeader = headerPrefix + "timestamp";
+        this.signatureHeader = headerPrefix + "signature";
+        this.retained = List.of(idHeader, timestampHeader, signatureHeader, "Content-Type", "User-Agent");
+        this.signatureHeaders = Set.of(signatureHeader);
+    }
 
     @Override
     public String name() {
-        return "standard-webhooks";
+        return name;
     }
 
     @Override
@@ -37,19 +61,21 @@ final class StandardWebhooks implements Provider {
 
     @Override
     public VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery {
-        String header = delivery.header(SIGNATURE);
+        String header = delivery.header(signatureHeader);
         if (header == null) {
-            throw new RejectedDelivery(Rejection.MISSING_SIGNATURE, "the " + SIGNATURE + " header is missing");
+            throw new RejectedDelivery(Rejection.MISSING_SIGNATURE,
+                    "the " + signatureHeader + " header is missing");
         }
-        String id = delivery.header(ID);
+        String id = delivery.header(idHeader);
         if (id == null || id.isEmpty()) {
-            throw new RejectedDelivery(Rejection.MISSING_EVENT_ID, "the " + ID + " header is missing");
+            throw new RejectedDelivery(Rejection.MISSING_EVENT_ID, "the " + idHeader + " header is missing");
         }
-        String timestamp = delivery.header(TIMESTAMP);
+        String timestamp = delivery.header(timestampHeader);
         if (timestamp == null) {
-            throw new RejectedDelivery(Rejection.INVALID_TIMESTAMP, "the " + TIMESTAMP + " header is missing");
+            throw new RejectedDelivery(Rejection.INVALID_TIMESTAMP,
+                    "the " + timestampHeader + " header is missing");
         }
-        long signedAt = Timestamps.epochSeconds(timestamp, TIMESTAMP);
+        long signedAt = Timestamps.epochSeconds(timestamp, timestampHeader);
         byte[] prefix = (id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8);
         boolean sawV1 = false;
         boolean valid = false;
@@ -64,15 +90,17 @@ final class StandardWebhooks implements Provider {
             }
         }
         if (!sawV1) {
-            throw new RejectedDelivery(Rejection.MALFORMED_SIGNATURE, SIGNATURE + " has no 'v1,<base64>' entry");
+            throw new RejectedDelivery(Rejection.MALFORMED_SIGNATURE,
+                    signatureHeader + " has no 'v1,<base64>' entry");
         }
         if (!valid) {
             throw new RejectedDelivery(Rejection.INVALID_SIGNATURE,
-                    "no v1 signature in " + SIGNATURE + " matches the body under any configured secret");
+                    "no v1 signature in " + signatureHeader + " matches the body under any configured secret");
         }
         Timestamps.requireWithin(signedAt, delivery.receivedAt(), source.tolerance());
         Map<String, String> fields = JsonFields.topLevel(delivery.body(), FIELDS);
-        return VerifiedDelivery.event(id, fields.getOrDefault("type", ""), delivery.retain(RETAINED, SIGNATURES));
+        return VerifiedDelivery.event(id, fields.getOrDefault("type", ""),
+                delivery.retain(retained, signatureHeaders));
     }
 
     private static byte[] base64OrNull(String text) {
