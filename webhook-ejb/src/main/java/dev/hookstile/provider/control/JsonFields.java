@@ -128,7 +128,7 @@ final class JsonFields {
     }
 
     // JSON is UTF-8 (RFC 8259); Parsson's own decoding would silently replace malformed bytes.
-    private static Reader strictUtf8(byte[] body) {
+    static Reader strictUtf8(byte[] body) {
         return new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT));
