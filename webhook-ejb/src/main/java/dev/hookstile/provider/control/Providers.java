@@ -13,7 +13,13 @@ public final class Providers {
     private static final Map<String, Provider> BY_NAME = Stream.of(
                     new GitHub(),
                     new Stripe(),
-                    new StandardWebhooks())
+                    new StandardWebhooks(),
+                    new StandardWebhooks("svix", "svix-"),
+                    new Shopify(),
+                    new Slack(),
+                    new Twilio(),
+                    new Meta(),
+                    new ConfiguredHmac())
             .collect(Collectors.toUnmodifiableMap(Provider::name, Function.identity()));
 
     private Providers() {
