@@ -3,6 +3,8 @@ package dev.hookstile.ingest.control;
 import dev.hookstile.provider.control.Rejection;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
@@ -29,6 +31,11 @@ public class DeliveryMetrics {
     private final Map<Rejection, Counter> rejected = new EnumMap<>(Rejection.class);
     private Counter accepted;
     private Counter duplicate;
+
+    /** Registered at deployment, so the counters are at 0 before the first delivery rather than absent. */
+    void eager(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
+        // Observing the event instantiates the bean.
+    }
 
     @PostConstruct
     void register() {
