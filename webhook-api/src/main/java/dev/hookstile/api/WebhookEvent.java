@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param eventId    the sender's event id, the deduplication key together with {@code source}
  * @param type       the sender's event type ({@code push}, {@code invoice.paid}, ...), or {@code ""} if it has none
  * @param receivedAt when Hookstile acknowledged the delivery
- * @param attempt    1 for the first processing attempt, higher for redeliveries
+ * @param attempt    1 for the first processing attempt, higher for every retry (in process or redelivered) and replay
  * @param headers    the delivery headers that matter to the provider (lower-case names), signatures redacted
  * @param payload    the raw request body
  */
@@ -32,6 +32,12 @@ public record WebhookEvent(String source, String provider, String eventId, Strin
         Objects.requireNonNull(payload, "payload");
         type = type == null ? "" : type;
         headers = headers == null ? Map.of() : Map.copyOf(headers);
+    }
+
+    /** The same event as seen by another attempt. */
+    public WebhookEvent withAttempt(int attempt) {
+        return attempt == this.attempt ? this
+                : new WebhookEvent(source, provider, eventId, type, receivedAt, attempt, headers, payload);
     }
 
     /** The payload decoded as UTF-8, for handlers of JSON or form bodies. */

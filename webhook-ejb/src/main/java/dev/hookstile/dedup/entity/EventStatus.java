@@ -7,13 +7,23 @@ import java.util.Locale;
 
 /** Where an event stands. Stored in lower case, as operators and SQL see it. */
 public enum EventStatus {
-    /** Claimed by a consumer; its handlers are running in the claiming transaction. */
+    /** Queued for processing again by an operator's replay; the next delivery claims it. */
     RECEIVED,
     /** Every handler ran and committed together with the claim. */
-    COMPLETED;
+    COMPLETED,
+    /** No handler applies to the event; recorded so that a redelivery is still a duplicate. */
+    IGNORED,
+    /** The last attempt failed transiently; the broker redelivers it after a back-off. */
+    RETRYING,
+    /** Failed permanently, or transiently until its attempts ran out. Kept with its payload; replayable. */
+    DEAD;
 
     public String column() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static EventStatus of(String column) {
+        return valueOf(column.toUpperCase(Locale.ROOT));
     }
 
     @Converter(autoApply = true)
@@ -26,7 +36,7 @@ public enum EventStatus {
 
         @Override
         public EventStatus convertToEntityAttribute(String column) {
-            return column == null ? null : EventStatus.valueOf(column.toUpperCase(Locale.ROOT));
+            return column == null ? null : of(column);
         }
     }
 }

@@ -22,24 +22,55 @@ import java.util.Objects;
 @Table(name = "received_event")
 @IdClass(ReceivedEvent.Key.class)
 @NamedNativeQuery(name = ReceivedEvent.CLAIM, query = """
-        INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at, headers, payload)
-        VALUES (?1, ?2, ?3, ?4, 'received', ?5, ?6, ?7, ?8)
+        INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at, processed_at,
+                                    updated_at, headers, payload)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)
         ON CONFLICT DO NOTHING""")
-@NamedNativeQuery(name = ReceivedEvent.COMPLETE, query = """
-        UPDATE received_event SET status = 'completed', processed_at = ?1 WHERE source = ?2 AND event_id = ?3""")
+@NamedNativeQuery(name = ReceivedEvent.RECLAIM, query = """
+        UPDATE received_event SET status = ?1, attempts = attempts + ?2, processed_at = ?3, updated_at = ?3,
+                                  last_error = NULL
+        WHERE source = ?4 AND event_id = ?5 AND status IN ('retrying', 'received')""")
+@NamedNativeQuery(name = ReceivedEvent.ATTEMPTS, query = """
+        SELECT attempts FROM received_event WHERE source = ?1 AND event_id = ?2""")
+@NamedNativeQuery(name = ReceivedEvent.RECORD_FAILURE, query = """
+        INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at, updated_at,
+                                    last_error, headers, payload)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+        ON CONFLICT DO NOTHING""")
+@NamedNativeQuery(name = ReceivedEvent.UPDATE_FAILURE, query = """
+        UPDATE received_event SET status = ?1, attempts = ?2, last_error = ?3, updated_at = ?4
+        WHERE source = ?5 AND event_id = ?6 AND status IN ('retrying', 'received')""")
+@NamedNativeQuery(name = ReceivedEvent.REQUEUE, query = """
+        UPDATE received_event SET status = 'received', updated_at = ?1
+        WHERE source = ?2 AND event_id = ?3 AND status IN ('dead', 'completed', 'ignored')""")
 @NamedQuery(name = ReceivedEvent.BY_SOURCE, query = """
         SELECT e FROM ReceivedEvent e WHERE e.source = :source ORDER BY e.receivedAt DESC""")
+@NamedQuery(name = ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS, query = """
+        SELECT e.source, e.status, COUNT(e) FROM ReceivedEvent e GROUP BY e.source, e.status""")
 public class ReceivedEvent {
 
     /**
-     * The claim. The conflict target is left out on purpose: H2 (the embedded database) rejects
-     * {@code ON CONFLICT (cols)}, and with a single unique key PostgreSQL means the same thing by it. A duplicate
-     * yields an update count of 0 without an error, so the surrounding transaction stays usable (a failed INSERT
-     * would abort a PostgreSQL transaction).
+     * The claim of a new event, inserted with its final status ({@code completed} or {@code ignored}): nobody sees
+     * it before the transaction, handlers included, commits. The conflict target is left out on purpose: H2 (the
+     * embedded database) rejects {@code ON CONFLICT (cols)}, and with a single unique key PostgreSQL means the same
+     * thing by it. A duplicate yields an update count of 0 without an error, so the surrounding transaction stays
+     * usable (a failed INSERT would abort a PostgreSQL transaction).
      */
     public static final String CLAIM = "ReceivedEvent.claim";
-    public static final String COMPLETE = "ReceivedEvent.complete";
+    /**
+     * The claim of an event recorded before, allowed only while it is {@code retrying} or queued again by a replay
+     * ({@code received}). Two deliveries racing for it serialise on the row lock; the loser re-reads the committed
+     * status and updates nothing.
+     */
+    public static final String RECLAIM = "ReceivedEvent.reclaim";
+    public static final String ATTEMPTS = "ReceivedEvent.attempts";
+    public static final String RECORD_FAILURE = "ReceivedEvent.recordFailure";
+    /** Never overwrites a completed event: a concurrent delivery may have processed it meanwhile. */
+    public static final String UPDATE_FAILURE = "ReceivedEvent.updateFailure";
+    /** A replay: only a finished event is queued again, so two concurrent replays queue it once. */
+    public static final String REQUEUE = "ReceivedEvent.requeue";
     public static final String BY_SOURCE = "ReceivedEvent.bySource";
+    public static final String COUNT_BY_SOURCE_AND_STATUS = "ReceivedEvent.countBySourceAndStatus";
 
     @Id
     private String source;
@@ -61,6 +92,9 @@ public class ReceivedEvent {
 
     @Column(name = "processed_at")
     private OffsetDateTime processedAt;
+
+    @Column(name = "updated_at")
+    private OffsetDateTime updatedAt;
 
     @Column(name = "last_error")
     private String lastError;
@@ -100,6 +134,10 @@ public class ReceivedEvent {
 
     public OffsetDateTime getProcessedAt() {
         return processedAt;
+    }
+
+    public OffsetDateTime getUpdatedAt() {
+        return updatedAt;
     }
 
     public String getLastError() {

@@ -35,6 +35,8 @@ public final class EventMessage {
     public static final String EVENT_TYPE = "eventType";
     public static final String RECEIVED_AT = "receivedAt";
     public static final String HEADERS = "headers";
+    /** Set on a replay: the attempts the event had used before, so the replay gets a fresh allowance. */
+    public static final String ATTEMPTS_BEFORE = "attemptsBefore";
 
     private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
 
@@ -43,6 +45,19 @@ public final class EventMessage {
 
     static BytesMessage create(Session session, String source, String provider, String eventId, String type,
                                Instant receivedAt, Map<String, String> headers, byte[] body) throws JMSException {
+        return create(session, source, provider, eventId, type, receivedAt, headersJson(headers), body);
+    }
+
+    static BytesMessage replay(Session session, String source, String provider, String eventId, String type,
+                               Instant receivedAt, String headersJson, byte[] body, int attemptsBefore)
+            throws JMSException {
+        BytesMessage message = create(session, source, provider, eventId, type, receivedAt, headersJson, body);
+        message.setIntProperty(ATTEMPTS_BEFORE, attemptsBefore);
+        return message;
+    }
+
+    private static BytesMessage create(Session session, String source, String provider, String eventId, String type,
+                                       Instant receivedAt, String headersJson, byte[] body) throws JMSException {
         BytesMessage message = session.createBytesMessage();
         message.writeBytes(body);
         message.setStringProperty(SOURCE, source);
@@ -50,7 +65,7 @@ public final class EventMessage {
         message.setStringProperty(EVENT_ID, eventId);
         message.setStringProperty(EVENT_TYPE, type);
         message.setLongProperty(RECEIVED_AT, receivedAt.toEpochMilli());
-        message.setStringProperty(HEADERS, headersJson(headers));
+        message.setStringProperty(HEADERS, headersJson);
         return message;
     }
 
@@ -66,6 +81,16 @@ public final class EventMessage {
         return json == null ? "{}" : json;
     }
 
+    /** The attempts an event had used before it was replayed; 0 for an original delivery. */
+    public static int attemptsBefore(Message message) throws JMSException {
+        return message.propertyExists(ATTEMPTS_BEFORE) ? message.getIntProperty(ATTEMPTS_BEFORE) : 0;
+    }
+
+    /** The broker's delivery count of this message, 1 for the first delivery. */
+    public static int deliveryCount(Message message) throws JMSException {
+        return message.propertyExists("JMSXDeliveryCount") ? Math.max(1, message.getIntProperty("JMSXDeliveryCount")) : 1;
+    }
+
     /** Reads an event back; {@code attempt} is the broker's delivery count. */
     public static WebhookEvent read(Message message) throws JMSException {
         if (!(message instanceof BytesMessage bytes)) {
@@ -73,14 +98,14 @@ public final class EventMessage {
         }
         byte[] payload = new byte[(int) bytes.getBodyLength()];
         bytes.readBytes(payload);
-        int attempt = message.propertyExists("JMSXDeliveryCount") ? message.getIntProperty("JMSXDeliveryCount") : 1;
+        int attempt = deliveryCount(message);
         return new WebhookEvent(
                 message.getStringProperty(SOURCE),
                 message.getStringProperty(PROVIDER),
                 message.getStringProperty(EVENT_ID),
                 message.getStringProperty(EVENT_TYPE),
                 Instant.ofEpochMilli(message.getLongProperty(RECEIVED_AT)),
-                Math.max(attempt, 1),
+                attempt,
                 parseHeaders(headersJson(message)),
                 payload);
     }

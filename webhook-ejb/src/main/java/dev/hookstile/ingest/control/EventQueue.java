@@ -8,6 +8,7 @@ import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
+import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
@@ -48,11 +49,33 @@ public class EventQueue {
 
     public void send(String source, String provider, String eventId, String type, Instant receivedAt,
                      Map<String, String> headers, byte[] body) throws HandOffFailure {
+        send(session -> EventMessage.create(session, source, provider, eventId, type, receivedAt, headers, body));
+    }
+
+    /**
+     * Queues a recorded event again (a replay). Called inside a JTA transaction, the send joins it (the connection
+     * factory is XA): the message exists only if the caller's status change commits.
+     *
+     * @param headersJson    the retained headers as recorded
+     * @param attemptsBefore the attempts the event had used, so the replay gets a fresh allowance
+     */
+    public void resend(String source, String provider, String eventId, String type, Instant receivedAt,
+                       String headersJson, byte[] body, int attemptsBefore) throws HandOffFailure {
+        send(session -> EventMessage.replay(session, source, provider, eventId, type, receivedAt, headersJson, body,
+                attemptsBefore));
+    }
+
+    @FunctionalInterface
+    private interface MessageFactory {
+        Message create(Session session) throws JMSException;
+    }
+
+    private void send(MessageFactory message) throws HandOffFailure {
         try (Connection connection = factory.createConnection();
              Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              MessageProducer producer = session.createProducer(queue)) {
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);
-            producer.send(EventMessage.create(session, source, provider, eventId, type, receivedAt, headers, body));
+            producer.send(message.create(session));
         } catch (JMSException | RuntimeException e) {
             throw new HandOffFailure("the broker did not accept the event", e);
         }

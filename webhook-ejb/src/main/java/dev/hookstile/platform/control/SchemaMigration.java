@@ -10,6 +10,8 @@ import jakarta.ejb.TimerConfig;
 import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
 import org.flywaydb.core.Flyway;
 
 import javax.sql.DataSource;
@@ -50,6 +52,13 @@ public class SchemaMigration {
     @Resource
     TimerService timers;
 
+    @Inject
+    Event<Ready> ready;
+
+    /** Fired once the schema is migrated, for work that needs the tables at start-up. */
+    public record Ready() {
+    }
+
     private volatile boolean migrated;
 
     @PostConstruct
@@ -65,6 +74,7 @@ public class SchemaMigration {
                     .load()
                     .migrate();
             migrated = true;
+            ready.fire(new Ready());
             LOG.info(() -> "Hookstile schema at version " + result.targetSchemaVersion + " ("
                     + result.migrationsExecuted + " migrations applied now)");
         } catch (RuntimeException e) {

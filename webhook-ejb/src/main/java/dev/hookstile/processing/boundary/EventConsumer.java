@@ -3,6 +3,7 @@ package dev.hookstile.processing.boundary;
 import dev.hookstile.ingest.control.EventMessage;
 import dev.hookstile.ingest.control.EventQueue;
 import dev.hookstile.processing.control.EventProcessor;
+import dev.hookstile.processing.control.Outcome;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -19,9 +20,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Takes events off the queue, one container-managed JTA transaction per message: the message receipt, the claim and
- * the handlers' work commit together. On failure the transaction rolls back and the broker redelivers with
- * exponential back-off (ActiveMQ logs an ERROR for each rolled-back delivery; that is expected).
+ * Takes events off the queue, one container-managed transaction per message, and delegates. The message is consumed
+ * when the event was processed, found already processed, or recorded dead; it goes back to the broker (a
+ * rollback, redelivered with exponential back-off) when the event is retrying or its failure could not even be
+ * recorded (the database is down). ActiveMQ logs an ERROR for each rolled-back delivery; that is expected.
  *
  * <p>The connection factory and queue are defined here, on an EJB, so both packagings (the WAR on Payara Micro and
  * the EAR on Payara Server) create them the same way from the ActiveMQ resource adapter.
@@ -45,6 +47,8 @@ import java.util.logging.Logger;
         @ActivationConfigProperty(propertyName = "destination", propertyValue = EventQueue.PHYSICAL_NAME),
         @ActivationConfigProperty(propertyName = "maxSessions",
                 propertyValue = "${ENV=HOOKSTILE_PROCESSING_CONCURRENCY:8}"),
+        // The backstop: Hookstile records an event dead on the last delivery itself, so ActiveMQ.DLQ receives only
+        // what could not even be recorded.
         @ActivationConfigProperty(propertyName = "maximumRedeliveries",
                 propertyValue = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERIES:8}"),
         @ActivationConfigProperty(propertyName = "initialRedeliveryDelay",
@@ -68,16 +72,17 @@ public class EventConsumer implements MessageListener {
     @Override
     public void onMessage(Message message) {
         try {
-            processor.process(EventMessage.read(message), EventMessage.headersJson(message));
+            Outcome outcome = processor.process(EventMessage.read(message), EventMessage.headersJson(message),
+                    EventMessage.deliveryCount(message), EventMessage.attemptsBefore(message));
+            if (outcome.redeliver()) {
+                context.setRollbackOnly();
+            }
         } catch (Exception e) {
-            rollBack(message, e);
+            // Marking the transaction instead of throwing keeps the bean instance and the broker session alive.
+            context.setRollbackOnly();
+            LOG.log(Level.WARNING, e, () -> "Could not process or record " + describe(message)
+                    + "; rolled back for redelivery");
         }
-    }
-
-    // Marking the transaction instead of throwing keeps the bean instance and the broker session alive.
-    private void rollBack(Message message, Exception cause) {
-        context.setRollbackOnly();
-        LOG.log(Level.WARNING, cause, () -> "Processing failed, rolled back for redelivery: " + describe(message));
     }
 
     private static String describe(Message message) {

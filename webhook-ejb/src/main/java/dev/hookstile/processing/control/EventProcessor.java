@@ -1,35 +1,79 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.dedup.control.EventClaim;
+import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.source.control.Source;
+import dev.hookstile.source.control.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
+import java.util.Optional;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Claim, handle, complete: in the caller's transaction, which the consumer owns. */
+/**
+ * One delivery of an event from the queue: its tries, then, if they failed, the decision the broker acts on. The
+ * consumer's transaction holds only the message; each try commits on its own ({@link ProcessingTransaction}), and
+ * exactly-once rests on the claim: a delivery that finds the event finished does nothing and consumes the message.
+ */
 @ApplicationScoped
 public class EventProcessor {
 
     private static final Logger LOG = Logger.getLogger(EventProcessor.class.getName());
 
     @Inject
-    EventClaim claim;
+    EventProcessing processing;
 
     @Inject
-    Handlers handlers;
+    AttemptLog log;
+
+    @Inject
+    FailureClassifier classifier;
+
+    @Inject
+    Sources sources;
+
+    /** The broker's redelivery limit (the consumer's activation config reads the same variable). */
+    @Inject
+    @ConfigProperty(name = "HOOKSTILE_PROCESSING_MAX_REDELIVERIES", defaultValue = "8")
+    int maxRedeliveries;
 
     private final Clock clock = Clock.systemUTC();
 
-    /** {@code false} when the event was a duplicate and nothing ran. */
-    public boolean process(WebhookEvent event, String headersJson) throws Exception {
-        if (!claim.claim(event, headersJson)) {
-            LOG.fine(() -> "Already claimed, skipped: " + event);
-            return false;
+    /**
+     * @param deliveryCount        the broker's delivery count of this message (1 for the first)
+     * @param attemptsBeforeReplay attempts spent before an operator replayed the event, 0 for an original delivery
+     */
+    public Outcome process(WebhookEvent event, String headersJson, int deliveryCount, int attemptsBeforeReplay) {
+        int maxAttempts = sources.find(event.source()).map(Source::maxAttempts).orElse(sources.defaultMaxAttempts());
+        var attempts = new Attempts(event, headersJson, maxAttempts, attemptsBeforeReplay);
+        try {
+            return processing.attempt(attempts);
+        } catch (RuntimeException e) {
+            if (attempts.failures().isEmpty()) {
+                // Failed around our code (a Fault Tolerance timeout, an interceptor): classify what we got.
+                attempts.failed(classifier.classify(e));
+            }
+            boolean lastDelivery = deliveryCount > maxRedeliveries;
+            Optional<EventStatus> recorded = log.recordFailure(attempts, lastDelivery, clock.instant());
+            if (recorded.isEmpty()) {
+                return Outcome.DUPLICATE;
+            }
+            Failure last = attempts.lastFailure();
+            if (recorded.get() == EventStatus.DEAD) {
+                LOG.log(Level.WARNING, () -> "Dead: " + event + " after " + attempts.failures().size()
+                        + " failed tries in this delivery (" + last.kind().column() + "): " + last.summary());
+                return Outcome.DEAD;
+            }
+            LOG.log(Level.INFO, () -> "Retrying later: " + event + " (" + last.kind().column() + "): "
+                    + last.summary());
+            return Outcome.RETRY;
+        } finally {
+            // A Fault Tolerance timeout interrupts this thread; an interrupt left set would escape the consumer and
+            // leave the message unacknowledged until a restart.
+            Thread.interrupted();
         }
-        handlers.dispatch(event);
-        claim.complete(event, clock.instant());
-        return true;
     }
 }

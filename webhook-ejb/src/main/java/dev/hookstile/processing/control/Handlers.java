@@ -45,18 +45,27 @@ public class Handlers {
         LOG.info(() -> "Webhook handlers: " + registrations.stream().map(r -> r.name() + " " + r.selector()).toList());
     }
 
+    /** Whether any handler receives this event; one that none does is recorded as {@code ignored}. */
+    public boolean handles(WebhookEvent event) {
+        return !matching(event).isEmpty();
+    }
+
     /** Runs every matching handler in order; the first exception stops the chain and propagates. */
     public int dispatch(WebhookEvent event) throws Exception {
-        List<WebhookHandler> matching = routes.computeIfAbsent(
+        List<WebhookHandler> matching = matching(event);
+        for (WebhookHandler handler : matching) {
+            handler.handle(event);
+        }
+        return matching.size();
+    }
+
+    private List<WebhookHandler> matching(WebhookEvent event) {
+        return routes.computeIfAbsent(
                 event.source() + '\n' + event.provider() + '\n' + event.type(),
                 key -> registrations.stream()
                         .filter(r -> r.selector().matches(event.source(), event.provider(), event.type()))
                         .map(Registration::handler)
                         .toList());
-        for (WebhookHandler handler : matching) {
-            handler.handle(event);
-        }
-        return matching.size();
     }
 
     private record Registration(String name, HandlerSelector selector, WebhookHandler handler) {

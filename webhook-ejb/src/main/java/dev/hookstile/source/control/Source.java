@@ -14,14 +14,25 @@ import java.util.Optional;
  * @param provider  verifies deliveries and extracts the event id and type
  * @param secrets   every secret currently valid; more than one during a rotation
  * @param tolerance how far a signed timestamp may lie from our clock, for providers that sign one
- * @param settings  provider-specific settings ({@code hookstile.sources.<name>.<key>}), never secrets
+ * @param settings    provider-specific settings ({@code hookstile.sources.<name>.<key>})
+ * @param maxAttempts processing attempts (in-process retries and redeliveries together) before an event is dead
  */
 public record Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                     Map<String, String> settings) {
+                     Map<String, String> settings, int maxAttempts) {
+
+    public static final int DEFAULT_MAX_ATTEMPTS = 8;
 
     public Source {
         secrets = List.copyOf(secrets);
         settings = Map.copyOf(settings);
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("maxAttempts must be at least 1");
+        }
+    }
+
+    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
+                  Map<String, String> settings) {
+        this(name, provider, secrets, tolerance, settings, DEFAULT_MAX_ATTEMPTS);
     }
 
     public Optional<String> setting(String key) {
@@ -32,6 +43,6 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
     public String toString() {
         // Never print the secrets.
         return "Source[" + name + ", provider=" + provider.name() + ", secrets=" + secrets.size()
-                + ", tolerance=" + tolerance.toSeconds() + "s]";
+                + ", tolerance=" + tolerance.toSeconds() + "s, maxAttempts=" + maxAttempts + "]";
     }
 }

@@ -45,6 +45,7 @@ public class Sources {
     Config config;
 
     private volatile Map<String, Source> byName = Map.of();
+    private int defaultMaxAttempts = Source.DEFAULT_MAX_ATTEMPTS;
 
     public Sources() {
     }
@@ -57,6 +58,11 @@ public class Sources {
 
     @PostConstruct
     void load() {
+        defaultMaxAttempts = config.getOptionalValue("hookstile.processing.max-attempts", Integer.class)
+                .orElse(Source.DEFAULT_MAX_ATTEMPTS);
+        if (defaultMaxAttempts < 1) {
+            throw new SourceConfigurationException("HOOKSTILE_PROCESSING_MAX_ATTEMPTS must be at least 1");
+        }
         var names = config.getOptionalValue(PREFIX, String[].class).map(Arrays::asList).orElse(List.of());
         var loaded = new LinkedHashMap<String, Source>();
         for (String raw : names) {
@@ -117,7 +123,12 @@ public class Sources {
         } catch (InvalidSetting e) {
             throw new SourceConfigurationException("source '" + name + "': " + envName(key + e.setting()) + " " + e.problem());
         }
-        return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings);
+        int maxAttempts = config.getOptionalValue(key + "max-attempts", Integer.class).orElse(defaultMaxAttempts);
+        if (maxAttempts < 1) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "max-attempts")
+                    + " must be at least 1");
+        }
+        return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts);
     }
 
     private static List<String> readSecretsFile(String source, String file) {
@@ -135,6 +146,11 @@ public class Sources {
 
     public Optional<Source> find(String name) {
         return Optional.ofNullable(byName.get(name));
+    }
+
+    /** Attempts before an event is dead, for sources that do not set their own. */
+    public int defaultMaxAttempts() {
+        return defaultMaxAttempts;
     }
 
     public List<Source> all() {

@@ -1,9 +1,6 @@
 package dev.hookstile.source.control;
 
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.ConfigValue;
-import org.eclipse.microprofile.config.spi.ConfigSource;
-import org.eclipse.microprofile.config.spi.Converter;
+import dev.hookstile.MapConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,8 +13,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -29,88 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SourcesTest {
 
-    /** Just enough of MicroProfile Config over a fixed map: String, String[] and Long values. */
-    private static final class MapConfig implements Config {
-
-        private final Map<String, String> values;
-
-        MapConfig(Map<String, String> values) {
-            this.values = Map.copyOf(values);
-        }
-
-        @Override
-        public <T> T getValue(String propertyName, Class<T> propertyType) {
-            return getOptionalValue(propertyName, propertyType)
-                    .orElseThrow(() -> new NoSuchElementException(propertyName));
-        }
-
-        @Override
-        public ConfigValue getConfigValue(String propertyName) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <T> Optional<T> getOptionalValue(String propertyName, Class<T> propertyType) {
-            String raw = values.get(propertyName);
-            if (raw == null || raw.isEmpty()) {
-                return Optional.empty(); // as in MicroProfile Config, an empty value is a missing one
-            }
-            Object converted;
-            if (propertyType == String.class) {
-                converted = raw;
-            } else if (propertyType == String[].class) {
-                String[] items = splitOnUnescapedCommas(raw);
-                if (items.length == 0) {
-                    return Optional.empty();
-                }
-                converted = items;
-            } else if (propertyType == Long.class) {
-                converted = Long.valueOf(raw.trim());
-            } else {
-                throw new IllegalArgumentException("no converter for " + propertyType);
-            }
-            return Optional.of(propertyType.cast(converted));
-        }
-
-        private static String[] splitOnUnescapedCommas(String raw) {
-            List<String> items = new ArrayList<>();
-            var current = new StringBuilder();
-            for (int i = 0; i < raw.length(); i++) {
-                char c = raw.charAt(i);
-                if (c == '\\' && i + 1 < raw.length() && raw.charAt(i + 1) == ',') {
-                    current.append(',');
-                    i++;
-                } else if (c == ',') {
-                    items.add(current.toString().trim());
-                    current.setLength(0);
-                } else {
-                    current.append(c);
-                }
-            }
-            items.add(current.toString().trim());
-            return items.stream().filter(s -> !s.isEmpty()).toArray(String[]::new);
-        }
-
-        @Override
-        public Iterable<String> getPropertyNames() {
-            return values.keySet();
-        }
-
-        @Override
-        public Iterable<ConfigSource> getConfigSources() {
-            return List.of();
-        }
-
-        @Override
-        public <T> Optional<Converter<T>> getConverter(Class<T> forType) {
-            return Optional.empty();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> type) {
-            throw new IllegalArgumentException("cannot unwrap to " + type);
-        }
-    }
 
     private static Sources sources(Map<String, String> values) {
         return new Sources(new MapConfig(values));
@@ -417,5 +330,36 @@ class SourcesTest {
                 "hookstile.sources.gh.secrets", "gh-very-secret-value"));
 
         assertFalse(e.getMessage().contains("gh-very-secret-value"), e.getMessage());
+    }
+
+    @Test
+    void readsMaxAttemptsPerSourceWithTheGlobalDefaultForOthers() {
+        Sources sources = sources(Map.of(
+                "hookstile.sources", "gh,pay",
+                "hookstile.processing.max-attempts", "4",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s",
+                "hookstile.sources.gh.max-attempts", "2",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_x"));
+
+        assertEquals(2, sources.find("gh").orElseThrow().maxAttempts());
+        assertEquals(4, sources.find("pay").orElseThrow().maxAttempts());
+        assertEquals(4, sources.defaultMaxAttempts());
+    }
+
+    @Test
+    void defaultsMaxAttemptsToEight() {
+        assertEquals(8, sources(Map.of("hookstile.sources", "gh", "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s")).find("gh").orElseThrow().maxAttempts());
+    }
+
+    @Test
+    void rejectsMaxAttemptsBelowOneNamingTheVariable() {
+        SourceConfigurationException failure = failure(Map.of("hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github", "hookstile.sources.gh.secrets", "s",
+                "hookstile.sources.gh.max-attempts", "0"));
+
+        assertTrue(failure.getMessage().contains("HOOKSTILE_SOURCES_GH_MAX_ATTEMPTS"), failure.getMessage());
     }
 }

@@ -1,0 +1,57 @@
+package dev.hookstile.dedup.control;
+
+import dev.hookstile.dedup.entity.EventStatus;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Base64;
+
+/**
+ * A filter over recorded events, newest first, with a keyset cursor: {@code after} is the opaque position of the
+ * last event of the previous page, so paging stays correct and cheap while events keep arriving.
+ *
+ * @param limit at most this many events, 1 to 500
+ */
+public record EventQuery(String source, EventStatus status, String type, Instant since, Instant until,
+                         Position after, int limit) {
+
+    public static final int MAX_LIMIT = 500;
+
+    public EventQuery {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT);
+        }
+    }
+
+    public EventQuery after(Position position) {
+        return new EventQuery(source, status, type, since, until, position, limit);
+    }
+
+    /** Where a page ended, in the list's order. */
+    public record Position(OffsetDateTime receivedAt, String source, String eventId) {
+
+        public static Position of(EventSummary event) {
+            return new Position(event.receivedAt(), event.source(), event.eventId());
+        }
+
+        public String encode() {
+            String text = receivedAt + "\n" + source + "\n" + eventId;
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** @throws IllegalArgumentException when the cursor was not made by {@link #encode()} */
+        public static Position decode(String cursor) {
+            try {
+                String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8)
+                        .split("\n", 3);
+                if (parts.length != 3) {
+                    throw new IllegalArgumentException("not a cursor");
+                }
+                return new Position(OffsetDateTime.parse(parts[0]), parts[1], parts[2]);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("'after' is not a cursor this API returned", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+package dev.hookstile.dedup.control;
+
+import dev.hookstile.dedup.entity.EventStatus;
+
+import java.time.OffsetDateTime;
+
+/** An event as a list shows it: everything but the payload and headers. */
+public record EventSummary(String source, String eventId, String provider, String type, EventStatus status,
+                           int attempts, OffsetDateTime receivedAt, OffsetDateTime processedAt, String lastError) {
+}

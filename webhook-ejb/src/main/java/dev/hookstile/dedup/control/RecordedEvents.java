@@ -1,0 +1,99 @@
+package dev.hookstile.dedup.control;
+
+import dev.hookstile.dedup.entity.EventAttempt;
+import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.dedup.entity.ReceivedEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.TypedQuery;
+
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+
+/** Reading what was recorded: lists for operators, one event with its history, counts by status. */
+@ApplicationScoped
+public class RecordedEvents {
+
+    @PersistenceContext(unitName = "hookstile")
+    EntityManager em;
+
+    /** One page, newest first; at most {@code query.limit()} events. */
+    public List<EventSummary> list(EventQuery query) {
+        var jpql = new StringBuilder("""
+                SELECT NEW dev.hookstile.dedup.control.EventSummary(e.source, e.eventId, e.provider, e.type,
+                       e.status, e.attempts, e.receivedAt, e.processedAt, e.lastError)
+                FROM ReceivedEvent e WHERE 1 = 1""");
+        if (query.source() != null) {
+            jpql.append(" AND e.source = :source");
+        }
+        if (query.status() != null) {
+            jpql.append(" AND e.status = :status");
+        }
+        if (query.type() != null) {
+            jpql.append(" AND e.type = :type");
+        }
+        if (query.since() != null) {
+            jpql.append(" AND e.receivedAt >= :since");
+        }
+        if (query.until() != null) {
+            jpql.append(" AND e.receivedAt < :until");
+        }
+        if (query.after() != null) {
+            jpql.append(" AND (e.receivedAt < :t OR (e.receivedAt = :t AND (e.source < :s"
+                    + " OR (e.source = :s AND e.eventId < :e))))");
+        }
+        jpql.append(" ORDER BY e.receivedAt DESC, e.source DESC, e.eventId DESC");
+        TypedQuery<EventSummary> typed = em.createQuery(jpql.toString(), EventSummary.class);
+        if (query.source() != null) {
+            typed.setParameter("source", query.source());
+        }
+        if (query.status() != null) {
+            typed.setParameter("status", query.status());
+        }
+        if (query.type() != null) {
+            typed.setParameter("type", query.type());
+        }
+        if (query.since() != null) {
+            typed.setParameter("since", query.since().atOffset(ZoneOffset.UTC));
+        }
+        if (query.until() != null) {
+            typed.setParameter("until", query.until().atOffset(ZoneOffset.UTC));
+        }
+        if (query.after() != null) {
+            typed.setParameter("t", query.after().receivedAt())
+                    .setParameter("s", query.after().source())
+                    .setParameter("e", query.after().eventId());
+        }
+        return typed.setMaxResults(query.limit()).getResultList();
+    }
+
+    public Optional<ReceivedEvent> find(String source, String eventId) {
+        return Optional.ofNullable(em.find(ReceivedEvent.class, new ReceivedEvent.Key(source, eventId)));
+    }
+
+    public List<EventAttempt> history(String source, String eventId) {
+        return em.createNamedQuery(EventAttempt.OF_EVENT, EventAttempt.class)
+                .setParameter("source", source)
+                .setParameter("eventId", eventId)
+                .getResultList();
+    }
+
+    /** Recorded events by source, then status; sources without events are absent. */
+    public Map<String, Map<EventStatus, Long>> countsBySourceAndStatus() {
+        Map<String, Map<EventStatus, Long>> counts = new LinkedHashMap<>();
+        List<Object[]> rows = new ArrayList<>(em.createNamedQuery(ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS,
+                Object[].class).getResultList());
+        for (Object[] row : rows) {
+            counts.computeIfAbsent((String) row[0], s -> new EnumMap<>(EventStatus.class))
+                    .put((EventStatus) row[1], ((Number) row[2]).longValue());
+        }
+        return counts;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.hookstile.processing.control;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * The tries of one delivery, under MicroProfile Fault Tolerance: a transient failure is retried in process, with
+ * jitter, a few times; a permanent one, or one that used up the event's attempts, stops at once; each try is
+ * bounded in time. A try is a whole transaction ({@link ProcessingTransaction}), which is what makes retrying it
+ * safe: nothing of the failed try survives (a failed SQL statement would have aborted a PostgreSQL transaction, and
+ * a transaction marked rollback-only can never commit). What the in-process retries do not fix is left to broker
+ * redelivery with exponential back-off.
+ *
+ * <p>Limits, as MicroProfile Config properties (the standard Fault Tolerance overrides):
+ * {@code dev.hookstile.processing.control.EventProcessing/attempt/Retry/maxRetries} (2),
+ * {@code .../Retry/delay} (100 ms), {@code .../Retry/jitter} (50 ms), {@code .../Timeout/value} (30,000 ms).
+ */
+@ApplicationScoped
+public class EventProcessing {
+
+    /** A try failed and another may help. */
+    static final class RetryableFailure extends RuntimeException {
+        RetryableFailure(Failure failure, Throwable cause) {
+            super(failure.summary(), cause, false, false);
+        }
+    }
+
+    /** A try failed and no further in-process try may help or is allowed. */
+    static final class FinalFailure extends RuntimeException {
+        FinalFailure(Failure failure, Throwable cause) {
+            super(failure.summary(), cause, false, false);
+        }
+    }
+
+    @Inject
+    ProcessingTransaction transaction;
+
+    @Inject
+    FailureClassifier classifier;
+
+    private final Clock clock = Clock.systemUTC();
+
+    @Retry(maxRetries = 2, delay = 100, jitter = 50, delayUnit = ChronoUnit.MILLIS,
+            retryOn = RetryableFailure.class, abortOn = FinalFailure.class)
+    @Timeout(value = 30_000, unit = ChronoUnit.MILLIS)
+    public Outcome attempt(Attempts attempts) {
+        try {
+            return transaction.run(attempts, clock.instant());
+        } catch (Exception e) {
+            Failure failure = classifier.classify(e);
+            attempts.failed(failure);
+            if (attempts.mayRetry()) {
+                throw new RetryableFailure(failure, e);
+            }
+            throw new FinalFailure(failure, e);
+        }
+    }
+}

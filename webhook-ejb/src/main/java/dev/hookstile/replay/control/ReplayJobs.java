@@ -1,0 +1,143 @@
+package dev.hookstile.replay.control;
+
+import dev.hookstile.dedup.control.EventQuery;
+import dev.hookstile.dedup.control.EventSummary;
+import dev.hookstile.dedup.control.RecordedEvents;
+import dev.hookstile.replay.entity.ReplayJob;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import dev.hookstile.platform.control.SchemaMigration;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Bulk replays as jobs: {@link #start} records the job and returns at once; the events the filter selects (as
+ * received up to that moment) are queued again one by one in the background, each in its own transaction, through
+ * {@link Replays}. Starting the same filter with the same request id again returns the same job and replays
+ * nothing more, so a client can retry the call safely. A job interrupted by a shutdown is marked
+ * {@code interrupted} at the next start; starting it again with a new request id replays what is still selected.
+ */
+@ApplicationScoped
+public class ReplayJobs {
+
+    private static final Logger LOG = Logger.getLogger(ReplayJobs.class.getName());
+    private static final int PAGE = 200;
+
+    @PersistenceContext(unitName = "hookstile")
+    EntityManager em;
+
+    @Inject
+    RecordedEvents events;
+
+    @Inject
+    Replays replays;
+
+    @Inject
+    ReplayJobRecords records;
+
+    @Resource
+    ManagedExecutorService executor;
+
+    /** The job for this filter and request id: a new one, running, or the one an earlier identical call started. */
+    @Transactional
+    public ReplayJob start(ReplayFilter filter, String requestId) {
+        ReplayFilter bounded = filter.until() == null
+                ? new ReplayFilter(filter.source(), filter.status(), filter.type(), filter.since(), Instant.now())
+                : filter;
+        String key = requestKey(filter, requestId);
+        String id = UUID.randomUUID().toString();
+        int created = em.createNamedQuery(ReplayJob.CREATE)
+                .setParameter(1, id)
+                .setParameter(2, key)
+                .setParameter(3, bounded.toJson())
+                .setParameter(4, Timestamp.from(Instant.now()))
+                .executeUpdate();
+        ReplayJob job = em.createNamedQuery(ReplayJob.BY_REQUEST, ReplayJob.class)
+                .setParameter("key", key)
+                .getSingleResult();
+        if (created == 1) {
+            executor.execute(() -> runAfterCommit(job.getId(), bounded));
+        }
+        return job;
+    }
+
+    public Optional<ReplayJob> find(String id) {
+        return Optional.ofNullable(em.find(ReplayJob.class, id));
+    }
+
+    /**
+     * A job left running by a stopped instance will not finish: say so instead of showing it running forever. Once
+     * the schema is there, at start-up.
+     */
+    void interruptLeftovers(@Observes SchemaMigration.Ready ready) {
+        try {
+            records.interruptRunning();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not mark interrupted replay jobs", e);
+        }
+    }
+
+    private void runAfterCommit(String jobId, ReplayFilter filter) {
+        // The starting transaction commits right after execute(); wait until the row is visible.
+        for (int i = 0; i < 50 && find(jobId).isEmpty(); i++) {
+            sleep(100);
+        }
+        int matched = 0;
+        int queued = 0;
+        try {
+            var query = new EventQuery(filter.source(), filter.status(), filter.type(), filter.since(), filter.until(),
+                    null, PAGE);
+            List<EventSummary> page = events.list(query);
+            while (!page.isEmpty()) {
+                for (EventSummary event : page) {
+                    matched++;
+                    if (replays.replay(event.source(), event.eventId()) == Replays.Result.QUEUED) {
+                        queued++;
+                    }
+                }
+                records.progress(jobId, matched, queued);
+                page = page.size() < PAGE ? List.of()
+                        : events.list(query.after(EventQuery.Position.of(page.get(page.size() - 1))));
+            }
+            records.finish(jobId, "completed", matched, queued, null);
+        } catch (Exception e) {
+            int done = matched;
+            LOG.log(Level.WARNING, e, () -> "Replay job " + jobId + " failed after " + done + " events");
+            records.finish(jobId, "failed", matched, queued, String.valueOf(e));
+        }
+    }
+
+    static String requestKey(ReplayFilter filter, String requestId) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(
+                    (filter.toJson() + "\n" + requestId).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

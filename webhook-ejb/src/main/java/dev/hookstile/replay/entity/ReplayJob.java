@@ -1,0 +1,93 @@
+package dev.hookstile.replay.entity;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.NamedNativeQuery;
+import jakarta.persistence.NamedQuery;
+import jakarta.persistence.Table;
+
+import java.time.OffsetDateTime;
+
+/** A bulk replay: which events its filter selected, how far it got. */
+@Entity
+@Table(name = "replay_job")
+@NamedNativeQuery(name = ReplayJob.CREATE, query = """
+        INSERT INTO replay_job (id, request_key, filter, status, matched, queued, created_at)
+        VALUES (?1, ?2, ?3, 'running', 0, 0, ?4)
+        ON CONFLICT DO NOTHING""")
+@NamedNativeQuery(name = ReplayJob.PROGRESS, query = """
+        UPDATE replay_job SET matched = ?1, queued = ?2 WHERE id = ?3""")
+@NamedNativeQuery(name = ReplayJob.FINISH, query = """
+        UPDATE replay_job SET status = ?1, matched = ?2, queued = ?3, finished_at = ?4, error = ?5 WHERE id = ?6""")
+@NamedNativeQuery(name = ReplayJob.INTERRUPT, query = """
+        UPDATE replay_job SET status = 'interrupted', finished_at = ?1 WHERE status = 'running'""")
+@NamedQuery(name = ReplayJob.BY_REQUEST, query = "SELECT j FROM ReplayJob j WHERE j.requestKey = :key")
+public class ReplayJob {
+
+    /** Idempotent: a second request with the same key inserts nothing and finds the first job. */
+    public static final String CREATE = "ReplayJob.create";
+    public static final String PROGRESS = "ReplayJob.progress";
+    public static final String FINISH = "ReplayJob.finish";
+    /** At start-up: a job that was running when the instance stopped will not continue by itself. */
+    public static final String INTERRUPT = "ReplayJob.interrupt";
+    public static final String BY_REQUEST = "ReplayJob.byRequest";
+
+    @Id
+    private String id;
+
+    @Column(name = "request_key")
+    private String requestKey;
+
+    private String filter;
+
+    /** {@code running}, {@code completed}, {@code failed} or {@code interrupted}. */
+    private String status;
+
+    private int matched;
+
+    private int queued;
+
+    @Column(name = "created_at")
+    private OffsetDateTime createdAt;
+
+    @Column(name = "finished_at")
+    private OffsetDateTime finishedAt;
+
+    private String error;
+
+    public String getId() {
+        return id;
+    }
+
+    /** The filter as JSON. */
+    public String getFilter() {
+        return filter;
+    }
+
+    public String getStatus() {
+        return status;
+    }
+
+    /** Events the filter selected so far. */
+    public int getMatched() {
+        return matched;
+    }
+
+    /** Of those, queued again (the others were already queued or retrying). */
+    public int getQueued() {
+        return queued;
+    }
+
+    public OffsetDateTime getCreatedAt() {
+        return createdAt;
+    }
+
+    public OffsetDateTime getFinishedAt() {
+        return finishedAt;
+    }
+
+    public String getError() {
+        return error;
+    }
+}
