@@ -154,6 +154,13 @@ public final class Webhooks {
                 hmac("HmacSHA512", INHOUSE_SECRET.getBytes(StandardCharsets.UTF_8), body)));
     }
 
+    /** A call to the operator API with the token the tests configure ({@code HOOKSTILE_ADMIN_TOKEN}). */
+    public HttpRequest.Builder operator(String path) {
+        return HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + System.getenv("HOOKSTILE_ADMIN_TOKEN"));
+    }
+
     public HttpRequest.Builder post(String source, String body) {
         return HttpRequest.newBuilder(URI.create(base + "webhooks/" + source))
                 .timeout(Duration.ofSeconds(30))

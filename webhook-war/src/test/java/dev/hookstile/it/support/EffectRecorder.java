@@ -1,6 +1,8 @@
 package dev.hookstile.it.support;
 
 import dev.hookstile.api.HandlesWebhooks;
+import dev.hookstile.api.PermanentFailure;
+import dev.hookstile.api.TransientFailure;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.api.WebhookHandler;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,9 +18,15 @@ import java.time.Instant;
  * A handler whose effect is a row in {@code it_effect}, written in the processing transaction. The table has no
  * unique key on purpose: an event processed twice shows up as two rows.
  *
- * <p>Event ids steer it: {@code fail-once-...} records its effect and then throws on the first attempt (the effect
- * must roll back); {@code hold-...} waits while the file named by {@code HOOKSTILE_IT_HOLD_FILE} exists, so a test
- * can crash the server with events in flight.
+ * <p>Event ids steer it, and every failure comes after the effect was written (so it must roll back):
+ * <ul>
+ *     <li>{@code fail-once-...} throws an unclassified exception on attempt 1;</li>
+ *     <li>{@code flaky2-...} throws {@link TransientFailure} on attempts 1 and 2;</li>
+ *     <li>{@code forever-...} throws {@link TransientFailure} on every attempt;</li>
+ *     <li>{@code broken-...} throws {@link PermanentFailure} until a test "fixes" it (a row in {@code it_fixed});</li>
+ *     <li>{@code hold-...} waits while the file named by {@code HOOKSTILE_IT_HOLD_FILE} exists, so a test can crash
+ *     the server with events in flight.</li>
+ * </ul>
  */
 @ApplicationScoped
 @HandlesWebhooks
@@ -38,9 +46,24 @@ public class EffectRecorder implements WebhookHandler {
                 .setParameter(3, event.attempt())
                 .setParameter(4, Timestamp.from(Instant.now()))
                 .executeUpdate();
-        if (event.eventId().startsWith("fail-once-") && event.attempt() == 1) {
-            throw new IllegalStateException("simulated handler failure on attempt 1 of " + event.eventId());
+        String id = event.eventId();
+        if (id.startsWith("fail-once-") && event.attempt() == 1) {
+            throw new IllegalStateException("simulated handler failure on attempt 1 of " + id);
         }
+        if (id.startsWith("flaky2-") && event.attempt() <= 2) {
+            throw new TransientFailure("simulated outage on attempt " + event.attempt() + " of " + id);
+        }
+        if (id.startsWith("forever-")) {
+            throw new TransientFailure("simulated outage that never ends, attempt " + event.attempt());
+        }
+        if (id.startsWith("broken-") && !fixed(id)) {
+            throw new PermanentFailure("simulated bad input in " + id);
+        }
+    }
+
+    private boolean fixed(String eventId) {
+        return !em.createNativeQuery("SELECT 1 FROM it_fixed WHERE event_id = ?1").setParameter(1, eventId)
+                .getResultList().isEmpty();
     }
 
     private static void holdWhileFileExists() throws InterruptedException {

@@ -13,7 +13,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-/** Creates the test handler's table once, at deployment, outside the product's migrations. */
+/** Creates the test handler's tables once, at deployment, outside the product's migrations. */
 @Singleton
 @Startup
 @TransactionManagement(TransactionManagementType.BEAN)
@@ -28,6 +28,7 @@ public class EffectTable {
             statement.execute("CREATE TABLE IF NOT EXISTS it_effect (source VARCHAR(63) NOT NULL, "
                     + "event_id VARCHAR(255) NOT NULL, attempt INTEGER NOT NULL, "
                     + "recorded_at TIMESTAMP WITH TIME ZONE NOT NULL)");
+            statement.execute("CREATE TABLE IF NOT EXISTS it_fixed (event_id VARCHAR(255) NOT NULL)");
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create it_effect", e);
         }

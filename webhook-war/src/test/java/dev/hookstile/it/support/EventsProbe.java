@@ -1,12 +1,15 @@
 package dev.hookstile.it.support;
 
+import dev.hookstile.dedup.entity.EventAttempt;
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -50,6 +53,27 @@ public class EventsProbe {
                 .getResultList();
         JsonArrayBuilder effects = Json.createArrayBuilder();
         attempts.forEach(a -> effects.add(a.intValue()));
-        return json.add("effects", attempts.size()).add("effectAttempts", effects).build().toString();
+        JsonArrayBuilder history = Json.createArrayBuilder();
+        for (EventAttempt attempt : em.createNamedQuery(EventAttempt.OF_EVENT, EventAttempt.class)
+                .setParameter("source", source).setParameter("eventId", eventId).getResultList()) {
+            var line = Json.createObjectBuilder()
+                    .add("attempt", attempt.getAttempt())
+                    .add("outcome", attempt.getOutcome())
+                    .add("atMillis", attempt.getAt().toInstant().toEpochMilli());
+            if (attempt.getFailure() != null) {
+                line.add("failure", attempt.getFailure());
+            }
+            history.add(line);
+        }
+        return json.add("effects", attempts.size()).add("effectAttempts", effects).add("history", history)
+                .build().toString();
+    }
+
+    /** The test's stand-in for fixing the cause of a failure: the handler stops failing for this event. */
+    @POST
+    @Path("fix")
+    @Transactional
+    public void fix(@PathParam("source") String source, @PathParam("eventId") String eventId) {
+        em.createNativeQuery("INSERT INTO it_fixed (event_id) VALUES (?1)").setParameter(1, eventId).executeUpdate();
     }
 }

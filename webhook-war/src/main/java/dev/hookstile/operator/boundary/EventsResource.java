@@ -1,0 +1,198 @@
+package dev.hookstile.operator.boundary;
+
+import dev.hookstile.dedup.control.EventQuery;
+import dev.hookstile.dedup.control.EventSummary;
+import dev.hookstile.dedup.control.RecordedEvents;
+import dev.hookstile.dedup.entity.EventAttempt;
+import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.dedup.entity.ReceivedEvent;
+import dev.hookstile.ingest.control.HandOffFailure;
+import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.replay.control.Replays;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.spi.JsonProvider;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The recorded events for operators: a filtered, keyset-paginated list; one event with payload, headers and every
+ * attempt; and replaying one. Under {@code /api}, so only callers with the operator token reach it.
+ */
+@Path("api/events")
+@ApplicationScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class EventsResource {
+
+    private static final JsonProvider JSON = JsonProvider.provider();
+
+    @Inject
+    RecordedEvents events;
+
+    @Inject
+    Replays replays;
+
+    @GET
+    public Response list(@QueryParam("source") String source, @QueryParam("status") String status,
+                         @QueryParam("type") String type, @QueryParam("since") String since,
+                         @QueryParam("until") String until, @QueryParam("limit") @DefaultValue("50") int limit,
+                         @QueryParam("after") String after) {
+        EventQuery query;
+        try {
+            query = new EventQuery(blankToNull(source), status(status), blankToNull(type), instant("since", since),
+                    instant("until", until), after == null || after.isBlank() ? null : EventQuery.Position.decode(after),
+                    limit);
+        } catch (IllegalArgumentException e) {
+            return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/events").build();
+        }
+        List<EventSummary> page = events.list(query);
+        var items = JSON.createArrayBuilder();
+        page.forEach(event -> items.add(summary(event)));
+        var body = JSON.createObjectBuilder().add("events", items);
+        if (page.size() == query.limit()) {
+            body.add("next", EventQuery.Position.of(page.get(page.size() - 1)).encode());
+        }
+        return Response.ok(body.build().toString()).build();
+    }
+
+    @GET
+    @Path("{source}/{eventId}")
+    public Response detail(@PathParam("source") String source, @PathParam("eventId") String eventId) {
+        return events.find(source, eventId)
+                .map(event -> Response.ok(detail(event, events.history(source, eventId)).build().toString()).build())
+                .orElseGet(() -> notFound(source, eventId));
+    }
+
+    @POST
+    @Path("{source}/{eventId}/replay")
+    public Response replay(@PathParam("source") String source, @PathParam("eventId") String eventId) {
+        String instance = "/api/events/" + source + "/" + eventId + "/replay";
+        try {
+            return switch (replays.replay(source, eventId)) {
+                case QUEUED -> Response.accepted(JSON.createObjectBuilder()
+                        .add("status", "queued").add("source", source).add("eventId", eventId)
+                        .build().toString()).build();
+                case ALREADY_QUEUED -> Problems.of(409, "already-queued", "Already queued",
+                        "the event is queued or being retried already; replay it once it is completed or dead",
+                        instance).build();
+                case NOT_FOUND -> notFound(source, eventId);
+            };
+        } catch (HandOffFailure e) {
+            return Problems.of(503, "broker-unavailable", "Service unavailable",
+                    "the event could not be queued again; nothing changed, retry later", instance)
+                    .header("Retry-After", "5").build();
+        }
+    }
+
+    static JsonObjectBuilder summary(EventSummary event) {
+        var json = JSON.createObjectBuilder()
+                .add("source", event.source())
+                .add("eventId", event.eventId())
+                .add("provider", event.provider())
+                .add("type", event.type())
+                .add("status", event.status().column())
+                .add("attempts", event.attempts())
+                .add("receivedAt", event.receivedAt().toInstant().toString());
+        addTime(json, "processedAt", event.processedAt());
+        if (event.lastError() != null) {
+            json.add("lastError", event.lastError());
+        }
+        return json;
+    }
+
+    private static JsonObjectBuilder detail(ReceivedEvent event, List<EventAttempt> history) {
+        var json = summary(new EventSummary(event.getSource(), event.getEventId(), event.getProvider(),
+                event.getType(), event.getStatus(), event.getAttempts(), event.getReceivedAt(),
+                event.getProcessedAt(), event.getLastError()));
+        addTime(json, "updatedAt", event.getUpdatedAt());
+        try (var reader = JSON.createReader(new StringReader(event.getHeaders()))) {
+            json.add("headers", reader.readObject());
+        }
+        byte[] payload = event.getPayload();
+        json.add("payloadBase64", Base64.getEncoder().encodeToString(payload));
+        String text = utf8OrNull(payload);
+        if (text != null) {
+            json.add("payload", text);
+        }
+        var attempts = JSON.createArrayBuilder();
+        for (EventAttempt attempt : history) {
+            var line = JSON.createObjectBuilder()
+                    .add("attempt", attempt.getAttempt())
+                    .add("outcome", attempt.getOutcome())
+                    .add("at", attempt.getAt().toInstant().toString());
+            if (attempt.getFailure() != null) {
+                line.add("failure", attempt.getFailure());
+            }
+            if (attempt.getError() != null) {
+                line.add("error", attempt.getError());
+            }
+            attempts.add(line);
+        }
+        return json.add("history", attempts);
+    }
+
+    private static void addTime(JsonObjectBuilder json, String name, OffsetDateTime time) {
+        if (time != null) {
+            json.add(name, time.toInstant().toString());
+        }
+    }
+
+    private static String utf8OrNull(byte[] payload) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(payload)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    private static Response notFound(String source, String eventId) {
+        return Problems.of(404, "event-not-found", "Event not found",
+                "no event " + eventId + " is recorded for source " + source,
+                "/api/events/" + source + "/" + eventId).build();
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    static EventStatus status(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return EventStatus.of(value.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("status must be one of received, completed, ignored, retrying, dead");
+        }
+    }
+
+    static Instant instant(String name, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Instant.parse(value.trim().toUpperCase(Locale.ROOT));
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(name + " must be an ISO-8601 instant, e.g. 2026-11-23T08:00:00Z");
+        }
+    }
+}

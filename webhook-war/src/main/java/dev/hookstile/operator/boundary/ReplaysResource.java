@@ -1,0 +1,105 @@
+package dev.hookstile.operator.boundary;
+
+import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.replay.control.ReplayFilter;
+import dev.hookstile.replay.control.ReplayJobs;
+import dev.hookstile.replay.entity.ReplayJob;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.io.StringReader;
+
+/**
+ * Bulk replays: {@code POST /api/replays} with a filter and a request id starts a job (or returns the job an
+ * identical earlier call started), {@code GET /api/replays/{id}} shows its progress.
+ */
+@Path("api/replays")
+@ApplicationScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class ReplaysResource {
+
+    private static final JsonProvider JSON = JsonProvider.provider();
+
+    @Inject
+    ReplayJobs jobs;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response start(String body) {
+        ReplayFilter filter;
+        String requestId;
+        try (var reader = JSON.createReader(new StringReader(body == null ? "" : body))) {
+            JsonObject request = reader.readObject();
+            requestId = text(request, "requestId");
+            if (requestId == null) {
+                throw new IllegalArgumentException("requestId is required: the same filter with the same requestId "
+                        + "is the same job, so a retried call replays nothing twice");
+            }
+            filter = new ReplayFilter(text(request, "source"), EventsResource.status(text(request, "status")),
+                    text(request, "type"), EventsResource.instant("since", text(request, "since")),
+                    EventsResource.instant("until", text(request, "until")));
+        } catch (JsonException | IllegalStateException e) {
+            return Problems.of(400, "invalid-request", "Invalid request", "the body must be a JSON object such as "
+                    + "{\"source\":\"gh\",\"status\":\"dead\",\"since\":\"...\",\"until\":\"...\",\"requestId\":\"...\"}",
+                    "/api/replays").build();
+        } catch (IllegalArgumentException e) {
+            return Problems.of(400, "invalid-request", "Invalid request", e.getMessage(), "/api/replays").build();
+        }
+        ReplayJob job = jobs.start(filter, requestId);
+        return Response.accepted(json(job).build().toString())
+                .header("Location", "/api/replays/" + job.getId()).build();
+    }
+
+    @GET
+    @Path("{id}")
+    public Response progress(@PathParam("id") String id) {
+        return jobs.find(id)
+                .map(job -> Response.ok(json(job).build().toString()).build())
+                .orElseGet(() -> Problems.of(404, "replay-not-found", "Replay not found",
+                        "no replay job " + id, "/api/replays/" + id).build());
+    }
+
+    private static JsonObjectBuilder json(ReplayJob job) {
+        var json = JSON.createObjectBuilder()
+                .add("id", job.getId())
+                .add("status", job.getStatus())
+                .add("matched", job.getMatched())
+                .add("queued", job.getQueued())
+                .add("createdAt", job.getCreatedAt().toInstant().toString());
+        try (var reader = JSON.createReader(new StringReader(job.getFilter()))) {
+            json.add("filter", reader.readObject());
+        }
+        if (job.getFinishedAt() != null) {
+            json.add("finishedAt", job.getFinishedAt().toInstant().toString());
+        }
+        if (job.getError() != null) {
+            json.add("error", job.getError());
+        }
+        return json;
+    }
+
+    private static String text(JsonObject request, String name) {
+        JsonValue value = request.get(name);
+        if (value == null || value == JsonValue.NULL) {
+            return null;
+        }
+        if (value.getValueType() != JsonValue.ValueType.STRING) {
+            throw new IllegalArgumentException(name + " must be a string");
+        }
+        String text = request.getString(name).trim();
+        return text.isEmpty() ? null : text;
+    }
+}
