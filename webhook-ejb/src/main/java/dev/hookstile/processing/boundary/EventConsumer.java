@@ -47,14 +47,17 @@ import java.util.logging.Logger;
         @ActivationConfigProperty(propertyName = "destination", propertyValue = EventQueue.PHYSICAL_NAME),
         @ActivationConfigProperty(propertyName = "maxSessions",
                 propertyValue = "${ENV=HOOKSTILE_PROCESSING_CONCURRENCY:8}"),
-        // The backstop: Hookstile records an event dead on the last delivery itself, so ActiveMQ.DLQ receives only
-        // what could not even be recorded.
+        // Unlimited by default: an event's failures end in 'dead' after its max attempts, so redeliveries beyond
+        // that only happen while a failure cannot even be recorded (the database is down), and those must wait for
+        // the database, not end in ActiveMQ.DLQ. With a limit, Hookstile records the last delivery dead itself.
         @ActivationConfigProperty(propertyName = "maximumRedeliveries",
-                propertyValue = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERIES:8}"),
+                propertyValue = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERIES:-1}"),
         @ActivationConfigProperty(propertyName = "initialRedeliveryDelay",
                 propertyValue = "${ENV=HOOKSTILE_PROCESSING_REDELIVERY_DELAY_MS:1000}"),
         @ActivationConfigProperty(propertyName = "useExponentialBackOff", propertyValue = "true"),
-        @ActivationConfigProperty(propertyName = "backOffMultiplier", propertyValue = "2")
+        @ActivationConfigProperty(propertyName = "backOffMultiplier", propertyValue = "2"),
+        @ActivationConfigProperty(propertyName = "maximumRedeliveryDelay",
+                propertyValue = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERY_DELAY_MS:60000}")
 })
 public class EventConsumer implements MessageListener {
 

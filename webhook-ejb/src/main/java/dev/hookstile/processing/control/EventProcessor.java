@@ -35,9 +35,9 @@ public class EventProcessor {
     @Inject
     Sources sources;
 
-    /** The broker's redelivery limit (the consumer's activation config reads the same variable). */
+    /** The broker's redelivery limit, -1 for none (the consumer's activation config reads the same variable). */
     @Inject
-    @ConfigProperty(name = "HOOKSTILE_PROCESSING_MAX_REDELIVERIES", defaultValue = "8")
+    @ConfigProperty(name = "HOOKSTILE_PROCESSING_MAX_REDELIVERIES", defaultValue = "-1")
     int maxRedeliveries;
 
     private final Clock clock = Clock.systemUTC();
@@ -56,7 +56,7 @@ public class EventProcessor {
                 // Failed around our code (a Fault Tolerance timeout, an interceptor): classify what we got.
                 attempts.failed(classifier.classify(e));
             }
-            boolean lastDelivery = deliveryCount > maxRedeliveries;
+            boolean lastDelivery = maxRedeliveries >= 0 && deliveryCount > maxRedeliveries;
             Optional<EventStatus> recorded = log.recordFailure(attempts, lastDelivery, clock.instant());
             if (recorded.isEmpty()) {
                 return Outcome.DUPLICATE;
