@@ -29,8 +29,8 @@ import java.util.Objects;
         UPDATE received_event SET status = 'completed', processed_at = ?1 WHERE source = ?2 AND event_id = ?3""")
 @NamedQuery(name = ReceivedEvent.BY_SOURCE, query = """
         SELECT e FROM ReceivedEvent e WHERE e.source = :source ORDER BY e.receivedAt DESC""")
-@NamedQuery(name = ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS, query = """
-        SELECT e.source, e.status, COUNT(e) FROM ReceivedEvent e GROUP BY e.source, e.status""")
+@NamedNativeQuery(name = ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS, query = """
+        SELECT source, status, COUNT(*) FROM received_event GROUP BY source, status""")
 public class ReceivedEvent {
 
     /**
@@ -42,7 +42,11 @@ public class ReceivedEvent {
     public static final String CLAIM = "ReceivedEvent.claim";
     public static final String COMPLETE = "ReceivedEvent.complete";
     public static final String BY_SOURCE = "ReceivedEvent.bySource";
-    /** Rows of (source, {@link EventStatus}, count) for the operator overview: one scan, not one query per source. */
+    /**
+     * Rows of (source, status column, count) for the operator overview: one scan, not one query per source. Native,
+     * so the status stays the column's text: a status this version does not know (written by a newer one, before a
+     * rollback) is counted and shown instead of failing the enum conversion.
+     */
     public static final String COUNT_BY_SOURCE_AND_STATUS = "ReceivedEvent.countBySourceAndStatus";
 
     @Id

@@ -1,14 +1,14 @@
 package dev.hookstile.operator.control;
 
-import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
-import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** How many recorded events each source has, by status: what an operator looks at first. */
 @ApplicationScoped
@@ -21,17 +21,21 @@ public class EventCounts {
     EntityManager em;
 
     /**
-     * Counts by source name and status, in one grouped query; sources without recorded events are absent.
+     * Counts by source name and status as stored ({@code received}, {@code completed}, and any status a newer
+     * version wrote), in one grouped query; sources without recorded events are absent.
      *
      * @throws jakarta.persistence.PersistenceException when the database cannot answer
      */
-    public Map<String, Map<EventStatus, Long>> bySourceAndStatus() {
-        Map<String, Map<EventStatus, Long>> counts = new HashMap<>();
-        em.createNamedQuery(ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS, Object[].class)
+    public Map<String, Map<String, Long>> bySourceAndStatus() {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNamedQuery(ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS)
                 .setHint("jakarta.persistence.query.timeout", TIMEOUT_MILLIS)
-                .getResultList()
-                .forEach(row -> counts.computeIfAbsent((String) row[0], s -> new EnumMap<>(EventStatus.class))
-                        .put((EventStatus) row[1], ((Number) row[2]).longValue()));
+                .getResultList();
+        Map<String, Map<String, Long>> counts = new HashMap<>();
+        for (Object[] row : rows) {
+            counts.computeIfAbsent((String) row[0], s -> new TreeMap<>())
+                    .put((String) row[1], ((Number) row[2]).longValue());
+        }
         return counts;
     }
 }

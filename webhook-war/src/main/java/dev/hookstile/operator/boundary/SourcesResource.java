@@ -16,6 +16,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -44,13 +45,13 @@ public class SourcesResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response list() {
-        Map<String, Map<EventStatus, Long>> counts;
+        Map<String, Map<String, Long>> counts;
         try {
             counts = eventCounts.bySourceAndStatus();
         } catch (PersistenceException e) {
             LOG.log(Level.WARNING, "Could not count the recorded events; answered 503", e);
             return Problems.of(503, "database-unavailable", "Service unavailable",
-                            "the recorded events could not be counted: the database did not answer; retry later "
+                            "the recorded events could not be counted: the database query failed; retry later "
                                     + "(ingest is not affected)", "/api/sources")
                     .header("Retry-After", RETRY_AFTER_SECONDS)
                     .build();
@@ -63,12 +64,16 @@ public class SourcesResource {
                 MediaType.APPLICATION_JSON_TYPE).build();
     }
 
-    private static JsonObjectBuilder json(Source source, Map<EventStatus, Long> counted) {
-        var events = JSON.createObjectBuilder();
-        // Every status, zeros included, so a client never has to guess whether a missing key means none.
+    private static JsonObjectBuilder json(Source source, Map<String, Long> counted) {
+        // Every status this version knows, zeros included, so a client never has to guess whether a missing key
+        // means none; then any other status found in the table, so nothing recorded goes uncounted.
+        Map<String, Long> byStatus = new LinkedHashMap<>();
         for (EventStatus status : EventStatus.values()) {
-            events.add(status.column(), counted.getOrDefault(status, 0L));
+            byStatus.put(status.column(), 0L);
         }
+        byStatus.putAll(counted);
+        var events = JSON.createObjectBuilder();
+        byStatus.forEach(events::add);
         return JSON.createObjectBuilder()
                 .add("name", source.name())
                 .add("provider", source.provider().name())

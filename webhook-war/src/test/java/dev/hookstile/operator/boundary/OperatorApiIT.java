@@ -119,7 +119,9 @@ class OperatorApiIT {
         assertEquals(202, accepted.statusCode(), "webhooks need no token: " + accepted.body());
         webhooks.awaitRecorded("gh", delivery, completed(), Duration.ofSeconds(30));
 
-        assertEquals(before + 1, completedCount("gh"));
+        // At least ours: the test database may be shared with other runs that record gh events at the same time.
+        long after = completedCount("gh");
+        assertTrue(after >= before + 1, "completed before " + before + ", after " + after);
     }
 
     @Test
