@@ -1,7 +1,6 @@
 package dev.hookstile.dedup.control;
 
 import dev.hookstile.dedup.entity.EventAttempt;
-import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -9,15 +8,11 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.TypedQuery;
 
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 
-/** Reading what was recorded: lists for operators, one event with its history, counts by status. */
+/** Reading what was recorded: lists for operators, one event with its history. */
 @ApplicationScoped
 public class RecordedEvents {
 
@@ -83,17 +78,5 @@ public class RecordedEvents {
                 .setParameter("source", source)
                 .setParameter("eventId", eventId)
                 .getResultList();
-    }
-
-    /** Recorded events by source, then status; sources without events are absent. */
-    public Map<String, Map<EventStatus, Long>> countsBySourceAndStatus() {
-        Map<String, Map<EventStatus, Long>> counts = new LinkedHashMap<>();
-        List<Object[]> rows = new ArrayList<>(em.createNamedQuery(ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS,
-                Object[].class).getResultList());
-        for (Object[] row : rows) {
-            counts.computeIfAbsent((String) row[0], s -> new EnumMap<>(EventStatus.class))
-                    .put((EventStatus) row[1], ((Number) row[2]).longValue());
-        }
-        return counts;
     }
 }

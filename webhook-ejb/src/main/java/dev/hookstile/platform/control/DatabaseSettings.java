@@ -22,8 +22,7 @@ record DatabaseSettings(String url, String user, String password) {
                     config.getOptionalValue("hookstile.db.user", String.class).orElse(null),
                     config.getOptionalValue("hookstile.db.password", String.class).orElse(null));
         }
-        Path dataDir = Path.of(config.getOptionalValue("hookstile.data-dir", String.class).orElse("data"));
-        Path file = dataDir.toAbsolutePath().normalize().resolve("db").resolve("hookstile");
+        Path file = DataDirectory.of(config).resolve("db").resolve("hookstile");
         return new DatabaseSettings("jdbc:h2:file:" + file + EMBEDDED_OPTIONS, "sa", "");
     }
 

@@ -19,6 +19,11 @@ public final class Problems {
     }
 
     public static Response.ResponseBuilder of(int status, String slug, String title, String detail, String instance) {
+        return Response.status(status).type(PROBLEM_JSON).entity(json(status, slug, title, detail, instance));
+    }
+
+    /** The body alone, for answers written before JAX-RS runs (the operator API's authentication). */
+    public static String json(int status, String slug, String title, String detail, String instance) {
         var body = JSON.createObjectBuilder()
                 .add("type", TYPE_PREFIX + slug)
                 .add("title", title)
@@ -27,6 +32,6 @@ public final class Problems {
         if (instance != null) {
             body.add("instance", instance);
         }
-        return Response.status(status).type(PROBLEM_JSON).entity(body.build().toString());
+        return body.build().toString();
     }
 }
