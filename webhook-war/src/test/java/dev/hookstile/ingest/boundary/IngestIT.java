@@ -58,5 +58,7 @@ class IngestIT {
         assertEquals(200, openapi.statusCode(), openapi.body());
         assertTrue(openapi.body().contains("/webhooks/{source}"), openapi.body());
         assertTrue(openapi.body().contains("receiveWebhook"), openapi.body());
+        assertTrue(openapi.body().contains("/api/events/{source}/{eventId}/replay"), openapi.body());
+        assertTrue(openapi.body().contains("startReplay"), openapi.body());
     }
 }
