@@ -40,7 +40,8 @@ class OperatorApiIT {
     private static final String TOKEN = System.getenv("HOOKSTILE_ADMIN_TOKEN");
     /** Every secret the POM configures for the sources; none may appear in an operator answer. */
     private static final List<String> SECRETS = List.of(Webhooks.STANDARD_SECRET, Webhooks.GITHUB_SECRET,
-            "it-github-old-secret", Webhooks.STRIPE_SECRET);
+            "it-github-old-secret", Webhooks.STRIPE_SECRET, Webhooks.SHOPIFY_SECRET, Webhooks.SLACK_SECRET,
+            Webhooks.TWILIO_TOKEN, Webhooks.META_SECRET, Webhooks.META_VERIFY_TOKEN, Webhooks.INHOUSE_SECRET);
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -97,10 +98,12 @@ class OperatorApiIT {
         assertEquals(200, response.statusCode(), response.body());
         assertEquals("application/json", response.headers().firstValue("Content-Type").orElse(""));
         Map<String, JsonObject> sources = sources(response);
-        assertEquals(List.of("gh", "it", "pay"), sources.keySet().stream().sorted().toList());
+        assertEquals(List.of("gh", "inhouse", "it", "pay", "shop", "slack", "svix", "tw", "wa"),
+                sources.keySet().stream().sorted().toList(), "every source configured for the tests (webhook-war/pom.xml)");
         assertEquals("github", sources.get("gh").getString("provider"));
         assertEquals("standard-webhooks", sources.get("it").getString("provider"));
         assertEquals("stripe", sources.get("pay").getString("provider"));
+        assertEquals("meta", sources.get("wa").getString("provider"));
         assertEquals(2, sources.get("gh").getInt("secretCount"), "the old and the new secret, in rotation");
         assertEquals(300, sources.get("pay").getInt("toleranceSeconds"));
         for (String secret : SECRETS) {
