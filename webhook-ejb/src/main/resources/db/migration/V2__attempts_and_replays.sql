@@ -4,6 +4,8 @@
 -- Statuses now: received (queued again by a replay), completed, ignored (no handler applies), retrying (failed,
 -- the broker redelivers), dead (permanent failure or attempts exhausted; kept, replayable).
 ALTER TABLE received_event ADD COLUMN updated_at TIMESTAMP WITH TIME ZONE;
+-- The attempts an event had used when an operator last replayed it: a replay gets a fresh allowance.
+ALTER TABLE received_event ADD COLUMN replay_base INTEGER DEFAULT 0 NOT NULL;
 CREATE INDEX received_event_by_time ON received_event (received_at, source, event_id);
 CREATE INDEX received_event_by_status ON received_event (status, received_at);
 

@@ -11,7 +11,7 @@ import jakarta.persistence.PersistenceContext;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
-import java.util.OptionalInt;
+import java.util.Optional;
 
 /**
  * The dedup claim and the event's recorded state. Everything runs in the caller's JTA transaction: the claim row,
@@ -45,11 +45,26 @@ public class EventClaim {
     }
 
     /**
-     * Claims an event recorded as {@code retrying} or queued again by a replay, counting {@code tries} more
-     * attempts. The attempt number it reached, or empty when the event is not claimable (finished, dead, or owned
-     * by a concurrent delivery).
+     * What is recorded of an event's attempts.
+     *
+     * @param attempts   attempts so far
+     * @param replayBase attempts it had used when it was last replayed (0 if never): its allowance counts from there
+     * @param status     its status column
      */
-    public OptionalInt reclaim(WebhookEvent event, EventStatus status, int tries, Instant now) {
+    public record State(int attempts, int replayBase, String status) {
+
+        /** Whether a delivery may still record a failure over it: it is not finished. */
+        public boolean open() {
+            return "retrying".equals(status) || "received".equals(status);
+        }
+    }
+
+    /**
+     * Claims an event recorded as {@code retrying} or queued again by a replay, counting {@code tries} more
+     * attempts. Its state after the claim, or empty when the event is not claimable (finished, dead, or owned by a
+     * concurrent delivery).
+     */
+    public Optional<State> reclaim(WebhookEvent event, EventStatus status, int tries, Instant now) {
         int updated = em.createNamedQuery(ReceivedEvent.RECLAIM)
                 .setParameter(1, status.column())
                 .setParameter(2, tries)
@@ -57,27 +72,33 @@ public class EventClaim {
                 .setParameter(4, event.source())
                 .setParameter(5, event.eventId())
                 .executeUpdate();
-        return updated == 1 ? OptionalInt.of(attempts(event.source(), event.eventId()).orElseThrow()) : OptionalInt.empty();
+        if (updated == 0) {
+            return Optional.empty();
+        }
+        Object[] row = (Object[]) em.createNamedQuery(ReceivedEvent.ATTEMPTS)
+                .setParameter(1, event.source())
+                .setParameter(2, event.eventId())
+                .getSingleResult();
+        return Optional.of(new State(((Number) row[0]).intValue(), ((Number) row[1]).intValue(), status.column()));
     }
 
-    /** The attempts recorded for the event, empty if it is not recorded. */
-    public OptionalInt attempts(String source, String eventId) {
-        List<?> rows = em.createNamedQuery(ReceivedEvent.ATTEMPTS)
+    /** The event's state, its row locked until the transaction ends; empty if it is not recorded. */
+    public Optional<State> lock(String source, String eventId) {
+        List<?> rows = em.createNamedQuery(ReceivedEvent.LOCK_STATE)
                 .setParameter(1, source)
                 .setParameter(2, eventId)
                 .getResultList();
-        return rows.isEmpty() ? OptionalInt.empty() : OptionalInt.of(((Number) rows.get(0)).intValue());
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Object[] row = (Object[]) rows.get(0);
+        return Optional.of(new State(((Number) row[0]).intValue(), ((Number) row[1]).intValue(), (String) row[2]));
     }
 
-    /**
-     * Records a failed attempt's outcome ({@code retrying} or {@code dead}) with the total attempts so far.
-     * {@code false} when the event was finished meanwhile by another delivery: then nothing is written, so a
-     * completed event is never turned back into a failed one.
-     */
-    public boolean recordFailure(WebhookEvent event, String headersJson, EventStatus status, int attempts,
+    /** Records a failure of an event never recorded before; {@code false} if a concurrent delivery recorded it. */
+    public boolean insertFailure(WebhookEvent event, String headersJson, EventStatus status, int attempts,
                                  String error, Instant now) {
-        Timestamp at = Timestamp.from(now);
-        int inserted = em.createNamedQuery(ReceivedEvent.RECORD_FAILURE)
+        return em.createNamedQuery(ReceivedEvent.RECORD_FAILURE)
                 .setParameter(1, event.source())
                 .setParameter(2, event.eventId())
                 .setParameter(3, event.provider())
@@ -85,16 +106,23 @@ public class EventClaim {
                 .setParameter(5, status.column())
                 .setParameter(6, attempts)
                 .setParameter(7, Timestamp.from(event.receivedAt()))
-                .setParameter(8, at)
+                .setParameter(8, Timestamp.from(now))
                 .setParameter(9, error)
                 .setParameter(10, headersJson)
                 .setParameter(11, event.payload())
-                .executeUpdate();
-        return inserted == 1 || em.createNamedQuery(ReceivedEvent.UPDATE_FAILURE)
+                .executeUpdate() == 1;
+    }
+
+    /**
+     * Records a failure of an event recorded as {@code retrying} or {@code received}; {@code false} when it is
+     * finished meanwhile (a completed event is never turned back into a failed one).
+     */
+    public boolean updateFailure(WebhookEvent event, EventStatus status, int attempts, String error, Instant now) {
+        return em.createNamedQuery(ReceivedEvent.UPDATE_FAILURE)
                 .setParameter(1, status.column())
                 .setParameter(2, attempts)
                 .setParameter(3, error)
-                .setParameter(4, at)
+                .setParameter(4, Timestamp.from(now))
                 .setParameter(5, event.source())
                 .setParameter(6, event.eventId())
                 .executeUpdate() == 1;

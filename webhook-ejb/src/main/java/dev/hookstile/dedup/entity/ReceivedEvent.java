@@ -31,7 +31,9 @@ import java.util.Objects;
                                   last_error = NULL
         WHERE source = ?4 AND event_id = ?5 AND status IN ('retrying', 'received')""")
 @NamedNativeQuery(name = ReceivedEvent.ATTEMPTS, query = """
-        SELECT attempts FROM received_event WHERE source = ?1 AND event_id = ?2""")
+        SELECT attempts, replay_base FROM received_event WHERE source = ?1 AND event_id = ?2""")
+@NamedNativeQuery(name = ReceivedEvent.LOCK_STATE, query = """
+        SELECT attempts, replay_base, status FROM received_event WHERE source = ?1 AND event_id = ?2 FOR UPDATE""")
 @NamedNativeQuery(name = ReceivedEvent.RECORD_FAILURE, query = """
         INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at, updated_at,
                                     last_error, headers, payload)
@@ -41,8 +43,9 @@ import java.util.Objects;
         UPDATE received_event SET status = ?1, attempts = ?2, last_error = ?3, updated_at = ?4
         WHERE source = ?5 AND event_id = ?6 AND status IN ('retrying', 'received')""")
 @NamedNativeQuery(name = ReceivedEvent.REQUEUE, query = """
-        UPDATE received_event SET status = 'received', updated_at = ?1
-        WHERE source = ?2 AND event_id = ?3 AND status IN ('dead', 'completed', 'ignored')""")
+        UPDATE received_event SET status = 'received', replay_base = attempts, updated_at = ?1
+        WHERE source = ?2 AND event_id = ?3
+          AND (status IN ('dead', 'completed', 'ignored') OR (status = 'received' AND updated_at < ?4))""")
 @NamedQuery(name = ReceivedEvent.BY_SOURCE, query = """
         SELECT e FROM ReceivedEvent e WHERE e.source = :source ORDER BY e.receivedAt DESC""")
 @NamedNativeQuery(name = ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS, query = """
@@ -63,11 +66,18 @@ public class ReceivedEvent {
      * status and updates nothing.
      */
     public static final String RECLAIM = "ReceivedEvent.reclaim";
+    /** Attempts and replay base of an event. */
     public static final String ATTEMPTS = "ReceivedEvent.attempts";
+    /** Attempts, replay base and status, locking the row until the transaction ends: failures are counted on it. */
+    public static final String LOCK_STATE = "ReceivedEvent.lockState";
     public static final String RECORD_FAILURE = "ReceivedEvent.recordFailure";
     /** Never overwrites a completed event: a concurrent delivery may have processed it meanwhile. */
     public static final String UPDATE_FAILURE = "ReceivedEvent.updateFailure";
-    /** A replay: only a finished event is queued again, so two concurrent replays queue it once. */
+    /**
+     * A replay: only a finished event is queued again, so two concurrent replays queue it once. An event left
+     * {@code received} for long (its replay's message was lost between the database commit and the broker's) can be
+     * replayed again.
+     */
     public static final String REQUEUE = "ReceivedEvent.requeue";
     public static final String BY_SOURCE = "ReceivedEvent.bySource";
     /**

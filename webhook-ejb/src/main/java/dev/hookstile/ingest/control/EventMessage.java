@@ -35,8 +35,6 @@ public final class EventMessage {
     public static final String EVENT_TYPE = "eventType";
     public static final String RECEIVED_AT = "receivedAt";
     public static final String HEADERS = "headers";
-    /** Set on a replay: the attempts the event had used before, so the replay gets a fresh allowance. */
-    public static final String ATTEMPTS_BEFORE = "attemptsBefore";
 
     private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
 
@@ -48,15 +46,7 @@ public final class EventMessage {
         return create(session, source, provider, eventId, type, receivedAt, headersJson(headers), body);
     }
 
-    static BytesMessage replay(Session session, String source, String provider, String eventId, String type,
-                               Instant receivedAt, String headersJson, byte[] body, int attemptsBefore)
-            throws JMSException {
-        BytesMessage message = create(session, source, provider, eventId, type, receivedAt, headersJson, body);
-        message.setIntProperty(ATTEMPTS_BEFORE, attemptsBefore);
-        return message;
-    }
-
-    private static BytesMessage create(Session session, String source, String provider, String eventId, String type,
+    static BytesMessage create(Session session, String source, String provider, String eventId, String type,
                                        Instant receivedAt, String headersJson, byte[] body) throws JMSException {
         BytesMessage message = session.createBytesMessage();
         message.writeBytes(body);
@@ -79,11 +69,6 @@ public final class EventMessage {
     public static String headersJson(Message message) throws JMSException {
         String json = message.getStringProperty(HEADERS);
         return json == null ? "{}" : json;
-    }
-
-    /** The attempts an event had used before it was replayed; 0 for an original delivery. */
-    public static int attemptsBefore(Message message) throws JMSException {
-        return message.propertyExists(ATTEMPTS_BEFORE) ? message.getIntProperty(ATTEMPTS_BEFORE) : 0;
     }
 
     /** The broker's delivery count of this message, 1 for the first delivery. */

@@ -56,13 +56,11 @@ public class EventQueue {
      * Queues a recorded event again (a replay). Called inside a JTA transaction, the send joins it (the connection
      * factory is XA): the message exists only if the caller's status change commits.
      *
-     * @param headersJson    the retained headers as recorded
-     * @param attemptsBefore the attempts the event had used, so the replay gets a fresh allowance
+     * @param headersJson the retained headers as recorded
      */
     public void resend(String source, String provider, String eventId, String type, Instant receivedAt,
-                       String headersJson, byte[] body, int attemptsBefore) throws HandOffFailure {
-        send(session -> EventMessage.replay(session, source, provider, eventId, type, receivedAt, headersJson, body,
-                attemptsBefore));
+                       String headersJson, byte[] body) throws HandOffFailure {
+        send(session -> EventMessage.create(session, source, provider, eventId, type, receivedAt, headersJson, body));
     }
 
     @FunctionalInterface

@@ -59,6 +59,7 @@ public class Ingest {
         }
         for (EventIdentity event : verified.events()) {
             requireValidEventId(event.id());
+            requireValidEventType(event.type());
         }
         var outcomes = new ArrayList<Receipt.Outcome>(verified.events().size());
         // One message per event, each sent durably before the next: if the broker fails half-way, the sender gets a
@@ -89,16 +90,31 @@ public class Ingest {
     }
 
     static void requireValidEventId(String eventId) throws RejectedDelivery {
-        if (eventId.length() > MAX_EVENT_ID_LENGTH) {
-            throw new RejectedDelivery(Rejection.INVALID_EVENT_ID,
-                    "the event id is longer than " + MAX_EVENT_ID_LENGTH + " characters");
+        String problem = problemWith(eventId);
+        if (problem != null) {
+            throw new RejectedDelivery(Rejection.INVALID_EVENT_ID, "the event id " + problem);
         }
-        for (int i = 0; i < eventId.length(); i++) {
-            char c = eventId.charAt(i);
+    }
+
+    /** The type is stored and matched like the id: a value the database cannot hold must not get past ingest. */
+    static void requireValidEventType(String type) throws RejectedDelivery {
+        String problem = problemWith(type);
+        if (problem != null) {
+            throw new RejectedDelivery(Rejection.INVALID_EVENT_TYPE, "the event type " + problem);
+        }
+    }
+
+    private static String problemWith(String value) {
+        if (value.length() > MAX_EVENT_ID_LENGTH) {
+            return "is longer than " + MAX_EVENT_ID_LENGTH + " characters";
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
             if (c < 0x20 || c == 0x7f) {
-                throw new RejectedDelivery(Rejection.INVALID_EVENT_ID, "the event id contains a control character");
+                return "contains a control character";
             }
         }
+        return null;
     }
 
     private static String printable(String text) {

@@ -12,8 +12,10 @@ import java.util.Optional;
  */
 record DatabaseSettings(String url, String user, String password) {
 
+    // LOCK_TIMEOUT: a delivery claiming an event that another one holds waits for it, as on PostgreSQL, instead of
+    // failing after H2's default second; longer than one try may take (30 s).
     static final String EMBEDDED_OPTIONS = ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH"
-            + ";DB_CLOSE_ON_EXIT=FALSE";
+            + ";DB_CLOSE_ON_EXIT=FALSE;LOCK_TIMEOUT=35000";
 
     static DatabaseSettings from(Config config) {
         Optional<String> url = config.getOptionalValue("hookstile.db.url", String.class).filter(u -> !u.isBlank());

@@ -1,5 +1,6 @@
 package dev.hookstile.processing.boundary;
 
+import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.ingest.control.EventMessage;
 import dev.hookstile.ingest.control.EventQueue;
 import dev.hookstile.processing.control.EventProcessor;
@@ -74,9 +75,22 @@ public class EventConsumer implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
+        WebhookEvent event;
+        String headersJson;
+        int deliveryCount;
         try {
-            Outcome outcome = processor.process(EventMessage.read(message), EventMessage.headersJson(message),
-                    EventMessage.deliveryCount(message), EventMessage.attemptsBefore(message));
+            event = EventMessage.read(message);
+            headersJson = EventMessage.headersJson(message);
+            deliveryCount = EventMessage.deliveryCount(message);
+        } catch (JMSException | RuntimeException unreadable) {
+            // Not a message Hookstile wrote (another producer on the queue): no delivery can ever process it, so it is
+            // consumed, not redelivered forever, and logged in full for whoever sent it.
+            LOG.log(Level.SEVERE, unreadable, () -> "Consumed an unreadable message on " + EventQueue.PHYSICAL_NAME
+                    + ", not processed: " + message);
+            return;
+        }
+        try {
+            Outcome outcome = processor.process(event, headersJson, deliveryCount);
             if (outcome.redeliver()) {
                 context.setRollbackOnly();
             }

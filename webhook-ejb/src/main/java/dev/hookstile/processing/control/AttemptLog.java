@@ -15,7 +15,9 @@ import java.util.Optional;
  * Writes down a delivery that failed: the event becomes {@code retrying} (the broker will redeliver it) or
  * {@code dead} (permanent failure, attempts used up, or the broker's last delivery), with one history line per try.
  * In a transaction of its own: the record must survive the rollback that hands a retrying message back to the
- * broker.
+ * broker. The count is taken on the locked row: a failed try's claim rolled back, so the recorded attempts never
+ * include this delivery's tries, and concurrent deliveries of the same event add up instead of overwriting each
+ * other.
  */
 @ApplicationScoped
 public class AttemptLog {
@@ -30,22 +32,43 @@ public class AttemptLog {
     @Transactional(value = Transactional.TxType.REQUIRES_NEW, rollbackOn = Exception.class)
     public Optional<EventStatus> recordFailure(Attempts attempts, boolean lastDelivery, Instant now) {
         WebhookEvent event = attempts.event();
-        List<Failure> failures = attempts.failures();
-        Failure last = attempts.lastFailure();
-        int total = attempts.lastClaimedAttempt() > 0
-                ? attempts.lastClaimedAttempt()
-                : claim.attempts(event.source(), event.eventId()).orElse(0) + failures.size();
-        boolean dead = last.permanent() || lastDelivery || attempts.exhausted(total);
-        EventStatus status = dead ? EventStatus.DEAD : EventStatus.RETRYING;
-        if (!claim.recordFailure(event, attempts.headersJson(), status, total, last.summary(), now)) {
+        int tries = attempts.failures().size();
+        Optional<EventClaim.State> recorded = claim.lock(event.source(), event.eventId());
+        if (recorded.isEmpty()) {
+            EventStatus status = status(attempts, lastDelivery, tries, 0);
+            if (claim.insertFailure(event, attempts.headersJson(), status, tries, attempts.lastFailure().summary(),
+                    now)) {
+                writeHistory(attempts, tries, status);
+                return Optional.of(status);
+            }
+            // A concurrent delivery recorded the event first: count on its row.
+            recorded = claim.lock(event.source(), event.eventId());
+        }
+        EventClaim.State state = recorded.orElseThrow(() -> new IllegalStateException(
+                "the record of " + event + " vanished while its failure was being recorded"));
+        if (!state.open()) {
             return Optional.empty();
         }
+        int total = state.attempts() + tries;
+        EventStatus status = status(attempts, lastDelivery, total, state.replayBase());
+        claim.updateFailure(event, status, total, attempts.lastFailure().summary(), now);
+        writeHistory(attempts, total, status);
+        return Optional.of(status);
+    }
+
+    private void writeHistory(Attempts attempts, int total, EventStatus status) {
+        List<Failure> failures = attempts.failures();
         int first = total - failures.size() + 1;
         for (int i = 0; i < failures.size(); i++) {
             Failure failure = failures.get(i);
             String outcome = i == failures.size() - 1 ? status.column() : EventStatus.RETRYING.column();
-            claim.recordAttempt(event, first + i, outcome, failure.kind().column(), failure.summary(), failure.at());
+            claim.recordAttempt(attempts.event(), first + i, outcome, failure.kind().column(), failure.summary(),
+                    failure.at());
         }
-        return Optional.of(status);
+    }
+
+    private static EventStatus status(Attempts attempts, boolean lastDelivery, int total, int replayBase) {
+        boolean dead = attempts.lastFailure().permanent() || lastDelivery || attempts.exhausted(total, replayBase);
+        return dead ? EventStatus.DEAD : EventStatus.RETRYING;
     }
 }

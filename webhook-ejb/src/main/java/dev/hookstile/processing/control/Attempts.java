@@ -7,27 +7,24 @@ import java.util.List;
 
 /**
  * The tries of one delivery of an event: in-process retries happen within it, and its failures are written to the
- * event's history once the delivery's outcome is known (a failed try's own transaction rolled back).
+ * event's history once the delivery's outcome is known (a failed try's own transaction rolled back, so what the
+ * database records never includes them).
  */
 public final class Attempts {
 
     private final WebhookEvent event;
     private final String headersJson;
     private final int maxAttempts;
-    private final int attemptsBeforeReplay;
     private final List<Failure> failures = new ArrayList<>(2);
-    private int lastClaimedAttempt;
+    private boolean claimed;
+    private int attemptsBefore;
+    private int replayBase;
 
-    /**
-     * @param maxAttempts          attempts allowed before the event is dead
-     * @param attemptsBeforeReplay attempts already spent before an operator replayed the event: a replay gets a
-     *                             fresh allowance
-     */
-    Attempts(WebhookEvent event, String headersJson, int maxAttempts, int attemptsBeforeReplay) {
+    /** @param maxAttempts attempts allowed before the event is dead, counted from its last replay */
+    Attempts(WebhookEvent event, String headersJson, int maxAttempts) {
         this.event = event;
         this.headersJson = headersJson;
         this.maxAttempts = maxAttempts;
-        this.attemptsBeforeReplay = attemptsBeforeReplay;
     }
 
     WebhookEvent event() {
@@ -55,22 +52,25 @@ public final class Attempts {
         failures.add(failure);
     }
 
-    /** The event's attempt number reached by the last try that claimed it; 0 if none did. */
-    int lastClaimedAttempt() {
-        return lastClaimedAttempt;
+    /** A try claimed the event: what the database recorded before this delivery. */
+    void claimed(int attemptsBefore, int replayBase) {
+        this.claimed = true;
+        this.attemptsBefore = attemptsBefore;
+        this.replayBase = replayBase;
     }
 
-    void claimed(int attempt) {
-        lastClaimedAttempt = attempt;
+    /** Whether an event at this total of attempts, replayed at {@code replayBase}, has used up its allowance. */
+    boolean exhausted(int totalAttempts, int replayBase) {
+        return totalAttempts - replayBase >= maxAttempts;
     }
 
-    /** Whether an event at this total of attempts has used up its allowance. */
-    boolean exhausted(int totalAttempts) {
-        return totalAttempts - attemptsBeforeReplay >= maxAttempts;
-    }
-
-    /** Whether another in-process try is allowed after the last failure. */
+    /**
+     * Whether another in-process try is allowed after the last failure. Before any try claimed the event its
+     * recorded attempts are unknown; the retries are bounded by Fault Tolerance then, and the failure record
+     * counts exactly.
+     */
     boolean mayRetry() {
-        return !lastFailure().permanent() && (lastClaimedAttempt == 0 || !exhausted(lastClaimedAttempt));
+        return !lastFailure().permanent()
+                && (!claimed || !exhausted(attemptsBefore + failures.size(), replayBase));
     }
 }

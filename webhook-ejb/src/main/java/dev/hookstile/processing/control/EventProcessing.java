@@ -49,9 +49,12 @@ public class EventProcessing {
             retryOn = RetryableFailure.class, abortOn = FinalFailure.class)
     @Timeout(value = 30_000, unit = ChronoUnit.MILLIS)
     public Outcome attempt(Attempts attempts) {
+        // A timeout of the previous try interrupts this thread; the next try must not inherit it.
+        Thread.interrupted();
         try {
             return transaction.run(attempts, clock.instant());
-        } catch (Exception e) {
+        } catch (Throwable e) {
+            // Errors too (a handler's AssertionError, NoClassDefFoundError): unrecorded, they would loop forever.
             Failure failure = classifier.classify(e);
             attempts.failed(failure);
             if (attempts.mayRetry()) {

@@ -42,16 +42,16 @@ public class EventProcessor {
 
     private final Clock clock = Clock.systemUTC();
 
-    /**
-     * @param deliveryCount        the broker's delivery count of this message (1 for the first)
-     * @param attemptsBeforeReplay attempts spent before an operator replayed the event, 0 for an original delivery
-     */
-    public Outcome process(WebhookEvent event, String headersJson, int deliveryCount, int attemptsBeforeReplay) {
+    /** @param deliveryCount the broker's delivery count of this message (1 for the first) */
+    public Outcome process(WebhookEvent event, String headersJson, int deliveryCount) {
         int maxAttempts = sources.find(event.source()).map(Source::maxAttempts).orElse(sources.defaultMaxAttempts());
-        var attempts = new Attempts(event, headersJson, maxAttempts, attemptsBeforeReplay);
+        var attempts = new Attempts(event, headersJson, maxAttempts);
         try {
             return processing.attempt(attempts);
         } catch (RuntimeException e) {
+            // Fault Tolerance leaves the interrupt of a timed-out try set when the try threw; recording the failure
+            // on an interrupted thread could fail (a pool wait, H2's file channel) and the failure would go uncounted.
+            Thread.interrupted();
             if (attempts.failures().isEmpty()) {
                 // Failed around our code (a Fault Tolerance timeout, an interceptor): classify what we got.
                 attempts.failed(classifier.classify(e));

@@ -66,6 +66,10 @@ public class FailureClassifier {
             "jakarta.validation.ValidationException",
             "jakarta.xml.bind.UnmarshalException",
             "jakarta.security.enterprise.AuthenticationException",
+            // errors that the same input reproduces: dead, fixed by a deployment, then replayed
+            "java.lang.AssertionError",
+            "java.lang.LinkageError",
+            "java.lang.StackOverflowError",
             // I/O exceptions that are really parse errors: the same input fails the same way
             "com.fasterxml.jackson.core.JsonProcessingException",
             "java.io.CharConversionException",

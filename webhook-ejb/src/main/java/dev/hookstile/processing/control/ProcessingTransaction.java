@@ -9,7 +9,7 @@ import jakarta.transaction.Transactional;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.OptionalInt;
+import java.util.Optional;
 
 /**
  * One try: claim, handlers, history, in a transaction of its own, so that a failed try rolls back completely (its
@@ -33,14 +33,15 @@ public class ProcessingTransaction {
         int attempt;
         if (claim.claimNew(event.withAttempt(tryIndex), attempts.headersJson(), status, now)) {
             attempt = tryIndex;
+            attempts.claimed(0, 0);
         } else {
-            OptionalInt reclaimed = claim.reclaim(event, status, tryIndex, now);
+            Optional<EventClaim.State> reclaimed = claim.reclaim(event, status, tryIndex, now);
             if (reclaimed.isEmpty()) {
                 return Outcome.DUPLICATE;
             }
-            attempt = reclaimed.getAsInt();
+            attempt = reclaimed.get().attempts();
+            attempts.claimed(attempt - tryIndex, reclaimed.get().replayBase());
         }
-        attempts.claimed(attempt);
         WebhookEvent claimed = event.withAttempt(attempt);
         handlers.dispatch(claimed);
         List<Failure> failures = attempts.failures();

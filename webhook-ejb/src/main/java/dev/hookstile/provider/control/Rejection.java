@@ -17,6 +17,7 @@ public enum Rejection {
     TIMESTAMP_OUT_OF_TOLERANCE(401, "timestamp-out-of-tolerance", "Signature timestamp outside tolerance"),
     MISSING_EVENT_ID(400, "missing-event-id", "Missing event id"),
     INVALID_EVENT_ID(400, "invalid-event-id", "Invalid event id"),
+    INVALID_EVENT_TYPE(400, "invalid-event-type", "Invalid event type"),
     INVALID_PAYLOAD(400, "invalid-payload", "Invalid payload");
 
     private final int status;

@@ -12,6 +12,9 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 
 import java.nio.charset.StandardCharsets;
@@ -54,6 +57,9 @@ public class ReplayJobs {
     @Resource
     ManagedExecutorService executor;
 
+    @Resource
+    TransactionSynchronizationRegistry transactions;
+
     /** The job for this filter and request id: a new one, running, or the one an earlier identical call started. */
     @Transactional
     public ReplayJob start(ReplayFilter filter, String requestId) {
@@ -72,7 +78,19 @@ public class ReplayJobs {
                 .setParameter("key", key)
                 .getSingleResult();
         if (created == 1) {
-            executor.execute(() -> runAfterCommit(job.getId(), bounded));
+            // Only once the job is committed: a job whose row rolled back must replay nothing.
+            transactions.registerInterposedSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    if (status == Status.STATUS_COMMITTED) {
+                        executor.execute(() -> run(job.getId(), bounded));
+                    }
+                }
+            });
         }
         return job;
     }
@@ -93,11 +111,7 @@ public class ReplayJobs {
         }
     }
 
-    private void runAfterCommit(String jobId, ReplayFilter filter) {
-        // The starting transaction commits right after execute(); wait until the row is visible.
-        for (int i = 0; i < 50 && find(jobId).isEmpty(); i++) {
-            sleep(100);
-        }
+    private void run(String jobId, ReplayFilter filter) {
         int matched = 0;
         int queued = 0;
         try {
@@ -130,14 +144,6 @@ public class ReplayJobs {
             return HexFormat.of().formatHex(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

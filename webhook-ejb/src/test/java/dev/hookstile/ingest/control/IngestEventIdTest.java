@@ -60,4 +60,14 @@ class IngestEventIdTest {
     void rejectsIdWithDeleteCharacter() {
         assertEquals(Rejection.INVALID_EVENT_ID, rejection("evt_1\u007f"));
     }
+
+    @Test
+    void eventTypeFollowsTheSameRulesUnderItsOwnReason() {
+        assertDoesNotThrow(() -> Ingest.requireValidEventType(""));
+        assertDoesNotThrow(() -> Ingest.requireValidEventType("t".repeat(255)));
+        assertEquals(Rejection.INVALID_EVENT_TYPE, assertThrows(RejectedDelivery.class,
+                () -> Ingest.requireValidEventType("t".repeat(256))).reason());
+        assertEquals(Rejection.INVALID_EVENT_TYPE, assertThrows(RejectedDelivery.class,
+                () -> Ingest.requireValidEventType("invoice\u0000paid")).reason());
+    }
 }

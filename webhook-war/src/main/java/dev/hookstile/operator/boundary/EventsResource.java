@@ -4,7 +4,6 @@ import dev.hookstile.dedup.control.EventQuery;
 import dev.hookstile.dedup.control.EventSummary;
 import dev.hookstile.dedup.control.RecordedEvents;
 import dev.hookstile.dedup.entity.EventAttempt;
-import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import dev.hookstile.ingest.control.HandOffFailure;
 import dev.hookstile.platform.boundary.Problems;
@@ -13,7 +12,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.spi.JsonProvider;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -27,12 +25,9 @@ import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The recorded events for operators: a filtered, keyset-paginated list; one event with payload, headers and every
@@ -54,13 +49,14 @@ public class EventsResource {
     @GET
     public Response list(@QueryParam("source") String source, @QueryParam("status") String status,
                          @QueryParam("type") String type, @QueryParam("since") String since,
-                         @QueryParam("until") String until, @QueryParam("limit") @DefaultValue("50") int limit,
+                         @QueryParam("until") String until, @QueryParam("limit") String limit,
                          @QueryParam("after") String after) {
         EventQuery query;
         try {
-            query = new EventQuery(blankToNull(source), status(status), blankToNull(type), instant("since", since),
-                    instant("until", until), after == null || after.isBlank() ? null : EventQuery.Position.decode(after),
-                    limit);
+            query = new EventQuery(QueryParameters.text("source", source, QueryParameters.MAX_SOURCE),
+                    QueryParameters.status(status), QueryParameters.text("type", type, QueryParameters.MAX_TEXT),
+                    QueryParameters.instant("since", since), QueryParameters.instant("until", until),
+                    position(after), QueryParameters.limit(limit, 50, EventQuery.MAX_LIMIT));
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/events").build();
         }
@@ -77,6 +73,9 @@ public class EventsResource {
     @GET
     @Path("{source}/{eventId}")
     public Response detail(@PathParam("source") String source, @PathParam("eventId") String eventId) {
+        if (!QueryParameters.printable(source) || !QueryParameters.printable(eventId)) {
+            return notFound(source, eventId);
+        }
         return events.find(source, eventId)
                 .map(event -> Response.ok(detail(event, events.history(source, eventId)).build().toString()).build())
                 .orElseGet(() -> notFound(source, eventId));
@@ -86,6 +85,9 @@ public class EventsResource {
     @Path("{source}/{eventId}/replay")
     public Response replay(@PathParam("source") String source, @PathParam("eventId") String eventId) {
         String instance = "/api/events/" + source + "/" + eventId + "/replay";
+        if (!QueryParameters.printable(source) || !QueryParameters.printable(eventId)) {
+            return notFound(source, eventId);
+        }
         try {
             return switch (replays.replay(source, eventId)) {
                 case QUEUED -> Response.accepted(JSON.createObjectBuilder()
@@ -164,35 +166,26 @@ public class EventsResource {
         }
     }
 
+    private static String printable(String value) {
+        String cut = value.length() > 255 ? value.substring(0, 255) + "..." : value;
+        return cut.replaceAll("\\p{Cntrl}", "?");
+    }
+
     private static Response notFound(String source, String eventId) {
         return Problems.of(404, "event-not-found", "Event not found",
-                "no event " + eventId + " is recorded for source " + source,
+                "no event " + printable(eventId) + " is recorded for source " + printable(source),
                 "/api/events/" + source + "/" + eventId).build();
     }
 
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.trim();
-    }
-
-    static EventStatus status(String value) {
-        if (value == null || value.isBlank()) {
+    /** A cursor that decodes to a position the database can compare, or {@code null}. */
+    private static EventQuery.Position position(String after) {
+        if (after == null || after.isBlank()) {
             return null;
         }
-        try {
-            return EventStatus.of(value.trim());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("status must be one of received, completed, ignored, retrying, dead");
-        }
-    }
-
-    static Instant instant(String name, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return Instant.parse(value.trim().toUpperCase(Locale.ROOT));
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(name + " must be an ISO-8601 instant, e.g. 2026-11-23T08:00:00Z");
-        }
+        EventQuery.Position position = EventQuery.Position.decode(after.trim());
+        QueryParameters.text("after", position.source(), QueryParameters.MAX_SOURCE);
+        QueryParameters.text("after", position.eventId(), QueryParameters.MAX_TEXT);
+        QueryParameters.instant("after", position.receivedAt().toInstant().toString());
+        return position;
     }
 }

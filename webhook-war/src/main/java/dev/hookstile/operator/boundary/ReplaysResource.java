@@ -1,5 +1,6 @@
 package dev.hookstile.operator.boundary;
 
+import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.platform.boundary.Problems;
 import dev.hookstile.replay.control.ReplayFilter;
 import dev.hookstile.replay.control.ReplayJobs;
@@ -48,9 +49,17 @@ public class ReplaysResource {
                 throw new IllegalArgumentException("requestId is required: the same filter with the same requestId "
                         + "is the same job, so a retried call replays nothing twice");
             }
-            filter = new ReplayFilter(text(request, "source"), EventsResource.status(text(request, "status")),
-                    text(request, "type"), EventsResource.instant("since", text(request, "since")),
-                    EventsResource.instant("until", text(request, "until")));
+            requestId = QueryParameters.text("requestId", requestId, QueryParameters.MAX_TEXT);
+            filter = new ReplayFilter(
+                    QueryParameters.text("source", text(request, "source"), QueryParameters.MAX_SOURCE),
+                    QueryParameters.status(text(request, "status")),
+                    QueryParameters.text("type", text(request, "type"), QueryParameters.MAX_TEXT),
+                    QueryParameters.instant("since", text(request, "since")),
+                    QueryParameters.instant("until", text(request, "until")));
+            if (filter.status() == EventStatus.RETRYING || filter.status() == EventStatus.RECEIVED) {
+                throw new IllegalArgumentException("status must be completed, ignored or dead: only a finished "
+                        + "event can be replayed");
+            }
         } catch (JsonException | IllegalStateException e) {
             return Problems.of(400, "invalid-request", "Invalid request", "the body must be a JSON object such as "
                     + "{\"source\":\"gh\",\"status\":\"dead\",\"since\":\"...\",\"until\":\"...\",\"requestId\":\"...\"}",
@@ -66,6 +75,10 @@ public class ReplaysResource {
     @GET
     @Path("{id}")
     public Response progress(@PathParam("id") String id) {
+        if (!id.matches("[0-9a-f-]{36}")) {
+            return Problems.of(404, "replay-not-found", "Replay not found", "no replay job has this id",
+                    "/api/replays").build();
+        }
         return jobs.find(id)
                 .map(job -> Response.ok(json(job).build().toString()).build())
                 .orElseGet(() -> Problems.of(404, "replay-not-found", "Replay not found",

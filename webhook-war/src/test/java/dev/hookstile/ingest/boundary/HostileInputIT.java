@@ -216,6 +216,12 @@ class HostileInputIT {
     }
 
     @Test
+    void eventTypeOver255CharactersIsRefusedWith400() throws Exception {
+        assertRefused(stripeSignedAt(Instant.now(), "{\"id\":\"evt_longtype\",\"type\":\"" + "t".repeat(256) + "\"}"),
+                400, "invalid-event-type");
+    }
+
+    @Test
     void unknownSourceIsRefusedWith404() {
         assertRefused(webhooks.post("no-such-source", "{}"), 404, "unknown-source");
     }

@@ -1,0 +1,86 @@
+package dev.hookstile.operator.boundary;
+
+import dev.hookstile.dedup.entity.EventStatus;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+
+/**
+ * Checks of what operators send, so a malformed value is a 400 with a reason and never reaches the database (where
+ * a NUL character or a year 300000 would fail the query as a 500).
+ */
+final class QueryParameters {
+
+    static final int MAX_SOURCE = 63;
+    static final int MAX_TEXT = 255;
+    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
+    private QueryParameters() {
+    }
+
+    /** The trimmed value, {@code null} when absent or blank. */
+    static String text(String name, String value, int maxLength) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String trimmed = value.trim();
+        if (trimmed.length() > maxLength) {
+            throw new IllegalArgumentException(name + " is longer than " + maxLength + " characters");
+        }
+        if (!printable(trimmed)) {
+            throw new IllegalArgumentException(name + " contains a control character");
+        }
+        return trimmed;
+    }
+
+    /** Whether a path value could name a recorded source, event or job at all. */
+    static boolean printable(String value) {
+        return value.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
+    }
+
+    static EventStatus status(String value) {
+        String text = text("status", value, MAX_TEXT);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return EventStatus.of(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("status must be one of received, completed, ignored, retrying, dead");
+        }
+    }
+
+    static Instant instant(String name, String value) {
+        String text = text(name, value, 64);
+        if (text == null) {
+            return null;
+        }
+        Instant instant;
+        try {
+            instant = Instant.parse(text.toUpperCase(Locale.ROOT));
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(name + " must be an ISO-8601 instant, e.g. 2026-11-23T08:00:00Z");
+        }
+        if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+            throw new IllegalArgumentException(name + " must lie in the years 1 to 9999");
+        }
+        return instant;
+    }
+
+    static int limit(String value, int defaultLimit, int maxLimit) {
+        if (value == null || value.isBlank()) {
+            return defaultLimit;
+        }
+        try {
+            int limit = Integer.parseInt(value.trim());
+            if (limit >= 1 && limit <= maxLimit) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException("limit must be a whole number from 1 to " + maxLimit);
+    }
+}
