@@ -22,15 +22,19 @@ final class QueryParameters {
 
     /** The trimmed value, {@code null} when absent or blank. */
     static String text(String name, String value, int maxLength) {
-        if (value == null || value.isBlank()) {
+        if (value == null) {
             return null;
         }
+        // Before trimming: trim() would silently drop a NUL or any other control character at either end.
+        if (!printable(value)) {
+            throw new IllegalArgumentException(name + " contains a control character");
+        }
         String trimmed = value.trim();
+        if (trimmed.isEmpty()) {
+            return null;
+        }
         if (trimmed.length() > maxLength) {
             throw new IllegalArgumentException(name + " is longer than " + maxLength + " characters");
-        }
-        if (!printable(trimmed)) {
-            throw new IllegalArgumentException(name + " contains a control character");
         }
         return trimmed;
     }

@@ -23,6 +23,8 @@ class QueryParametersTest {
                 assertThrows(IllegalArgumentException.class, () -> QueryParameters.text("source", "g\u0000h", 63))
                         .getMessage());
         assertThrows(IllegalArgumentException.class, () -> QueryParameters.text("type", "t".repeat(256), 255));
+        assertThrows(IllegalArgumentException.class, () -> QueryParameters.text("source", "\u0000", 63),
+                "a NUL at the end is not trimmed away");
     }
 
     @Test
