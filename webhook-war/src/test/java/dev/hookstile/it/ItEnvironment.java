@@ -9,7 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -19,7 +24,8 @@ import java.util.stream.Stream;
  * uses. The choices reach Payara Micro as system properties substituted into {@code arquillian.xml}.
  *
  * <p>The database: {@code HOOKSTILE_TEST_DB_URL} (+ {@code _USER}, {@code _PASSWORD}) if set; else PostgreSQL on
- * 127.0.0.1:5432, database {@code test}, if it answers; else the embedded H2 database, announced loudly.
+ * 127.0.0.1:5432, database {@code test}, if it answers; else the embedded H2 database, announced loudly. On
+ * PostgreSQL each run works in a new schema of its own.
  */
 public class ItEnvironment implements LauncherSessionListener {
 
@@ -71,6 +77,9 @@ public class ItEnvironment implements LauncherSessionListener {
             url = "";
             why = null;
         }
+        if (!url.isEmpty()) {
+            url = inFreshSchema(url, user, password);
+        }
         System.setProperty("hookstile.test.db.url", url);
         System.setProperty("hookstile.test.db.user", url.isEmpty() ? "" : user);
         System.setProperty("hookstile.test.db.password", url.isEmpty() ? "" : password);
@@ -95,6 +104,38 @@ public class ItEnvironment implements LauncherSessionListener {
 
     public static Path dir() {
         return Path.of(System.getProperty("hookstile.it.dir"));
+    }
+
+    /**
+     * Each run gets a schema of its own in the test database, so no test depends on what an earlier run, or a run
+     * of another checkout, left behind (events, the test handler's tables, a migration history). Schemas of runs
+     * older than a day are dropped; a concurrent run's are left alone.
+     */
+    private static String inFreshSchema(String url, String user, String password) {
+        long now = System.currentTimeMillis();
+        String schema = "hookstile_it_" + now;
+        try (Connection connection = DriverManager.getConnection(url, user, password);
+             Statement statement = connection.createStatement()) {
+            List<String> stale = new ArrayList<>();
+            try (ResultSet schemas = statement.executeQuery(
+                    "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'hookstile\\_it\\_%'")) {
+                while (schemas.next()) {
+                    String name = schemas.getString(1);
+                    String millis = name.substring("hookstile_it_".length());
+                    if (millis.chars().allMatch(Character::isDigit)
+                            && now - Long.parseLong(millis) > TimeUnit.DAYS.toMillis(1)) {
+                        stale.add(name);
+                    }
+                }
+            }
+            for (String name : stale) {
+                statement.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
+            }
+            statement.execute("CREATE SCHEMA " + schema);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create the test schema " + schema + " in " + url, e);
+        }
+        return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
     }
 
     private static boolean answers(String url, String user, String password) {
