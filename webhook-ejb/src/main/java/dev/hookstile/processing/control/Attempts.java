@@ -15,16 +15,21 @@ public final class Attempts {
     private final WebhookEvent event;
     private final String headersJson;
     private final int maxAttempts;
+    private final int retries;
     private final List<Failure> failures = new ArrayList<>(2);
     private boolean claimed;
     private int attemptsBefore;
     private int replayBase;
 
-    /** @param maxAttempts attempts allowed before the event is dead, counted from its last replay */
-    Attempts(WebhookEvent event, String headersJson, int maxAttempts) {
+    /**
+     * @param maxAttempts attempts allowed before the event is dead, counted from its last replay
+     * @param retries     in-process retries allowed within this delivery
+     */
+    Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries) {
         this.event = event;
         this.headersJson = headersJson;
         this.maxAttempts = maxAttempts;
+        this.retries = retries;
     }
 
     WebhookEvent event() {
@@ -65,12 +70,13 @@ public final class Attempts {
     }
 
     /**
-     * Whether another in-process try is allowed after the last failure. Before any try claimed the event its
-     * recorded attempts are unknown; the retries are bounded by Fault Tolerance then, and the failure record
-     * counts exactly.
+     * Whether another in-process try is allowed after the last failure: a transient one, within the source's
+     * retries and the event's allowance. Before any try claimed the event its recorded attempts are unknown; the
+     * failure record counts exactly then.
      */
     boolean mayRetry() {
         return !lastFailure().permanent()
+                && failures.size() <= retries
                 && (!claimed || !exhausted(attemptsBefore + failures.size(), replayBase));
     }
 }

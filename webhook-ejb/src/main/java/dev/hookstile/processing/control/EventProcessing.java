@@ -1,5 +1,6 @@
 package dev.hookstile.processing.control;
 
+import dev.hookstile.source.control.Source;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.faulttolerance.Retry;
@@ -16,9 +17,11 @@ import java.time.temporal.ChronoUnit;
  * a transaction marked rollback-only can never commit). What the in-process retries do not fix is left to broker
  * redelivery with exponential back-off.
  *
- * <p>Limits, as MicroProfile Config properties (the standard Fault Tolerance overrides):
- * {@code dev.hookstile.processing.control.EventProcessing/attempt/Retry/maxRetries} (2),
- * {@code .../Retry/delay} (100 ms), {@code .../Retry/jitter} (50 ms), {@code .../Timeout/value} (30,000 ms).
+ * <p>How many retries is the source's setting ({@code HOOKSTILE_SOURCES_<NAME>_RETRIES}, default
+ * {@code HOOKSTILE_PROCESSING_RETRIES}, 2), enforced by {@link Attempts#mayRetry()}; the annotation's
+ * {@code maxRetries} is only the cap. Delay, jitter and the time limit of a try are the standard Fault Tolerance
+ * overrides: {@code dev.hookstile.processing.control.EventProcessing/attempt/Retry/delay} (100 ms),
+ * {@code .../Retry/jitter} (50 ms), {@code .../Timeout/value} (30,000 ms).
  */
 @ApplicationScoped
 public class EventProcessing {
@@ -45,7 +48,7 @@ public class EventProcessing {
 
     private final Clock clock = Clock.systemUTC();
 
-    @Retry(maxRetries = 2, delay = 100, jitter = 50, delayUnit = ChronoUnit.MILLIS,
+    @Retry(maxRetries = Source.MAX_RETRIES, delay = 100, jitter = 50, delayUnit = ChronoUnit.MILLIS,
             retryOn = RetryableFailure.class, abortOn = FinalFailure.class)
     @Timeout(value = 30_000, unit = ChronoUnit.MILLIS)
     public Outcome attempt(Attempts attempts) {

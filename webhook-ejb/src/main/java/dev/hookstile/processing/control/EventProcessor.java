@@ -44,8 +44,10 @@ public class EventProcessor {
 
     /** @param deliveryCount the broker's delivery count of this message (1 for the first) */
     public Outcome process(WebhookEvent event, String headersJson, int deliveryCount) {
-        int maxAttempts = sources.find(event.source()).map(Source::maxAttempts).orElse(sources.defaultMaxAttempts());
-        var attempts = new Attempts(event, headersJson, maxAttempts);
+        Optional<Source> source = sources.find(event.source());
+        var attempts = new Attempts(event, headersJson,
+                source.map(Source::maxAttempts).orElse(sources.defaultMaxAttempts()),
+                source.map(Source::retries).orElse(sources.defaultRetries()));
         try {
             return processing.attempt(attempts);
         } catch (RuntimeException e) {

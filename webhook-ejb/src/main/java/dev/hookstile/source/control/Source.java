@@ -16,11 +16,15 @@ import java.util.Optional;
  * @param tolerance how far a signed timestamp may lie from our clock, for providers that sign one
  * @param settings    provider-specific settings ({@code hookstile.sources.<name>.<key>})
  * @param maxAttempts processing attempts (in-process retries and redeliveries together) before an event is dead
+ * @param retries     in-process retries of a transient failure within one delivery, before the broker's back-off
  */
 public record Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                     Map<String, String> settings, int maxAttempts) {
+                     Map<String, String> settings, int maxAttempts, int retries) {
 
     public static final int DEFAULT_MAX_ATTEMPTS = 8;
+    public static final int DEFAULT_RETRIES = 2;
+    /** The most in-process retries a source may ask for: the Fault Tolerance cap on {@code EventProcessing}. */
+    public static final int MAX_RETRIES = 10;
 
     public Source {
         secrets = List.copyOf(secrets);
@@ -28,11 +32,14 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts must be at least 1");
         }
+        if (retries < 0 || retries > MAX_RETRIES) {
+            throw new IllegalArgumentException("retries must be between 0 and " + MAX_RETRIES);
+        }
     }
 
     public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
                   Map<String, String> settings) {
-        this(name, provider, secrets, tolerance, settings, DEFAULT_MAX_ATTEMPTS);
+        this(name, provider, secrets, tolerance, settings, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRIES);
     }
 
     public Optional<String> setting(String key) {
@@ -43,6 +50,6 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
     public String toString() {
         // Never print the secrets.
         return "Source[" + name + ", provider=" + provider.name() + ", secrets=" + secrets.size()
-                + ", tolerance=" + tolerance.toSeconds() + "s, maxAttempts=" + maxAttempts + "]";
+                + ", tolerance=" + tolerance.toSeconds() + "s, maxAttempts=" + maxAttempts + ", retries=" + retries + "]";
     }
 }

@@ -46,6 +46,7 @@ public class Sources {
 
     private volatile Map<String, Source> byName = Map.of();
     private int defaultMaxAttempts = Source.DEFAULT_MAX_ATTEMPTS;
+    private int defaultRetries = Source.DEFAULT_RETRIES;
 
     public Sources() {
     }
@@ -62,6 +63,12 @@ public class Sources {
                 .orElse(Source.DEFAULT_MAX_ATTEMPTS);
         if (defaultMaxAttempts < 1) {
             throw new SourceConfigurationException("HOOKSTILE_PROCESSING_MAX_ATTEMPTS must be at least 1");
+        }
+        defaultRetries = config.getOptionalValue("hookstile.processing.retries", Integer.class)
+                .orElse(Source.DEFAULT_RETRIES);
+        if (defaultRetries < 0 || defaultRetries > Source.MAX_RETRIES) {
+            throw new SourceConfigurationException("HOOKSTILE_PROCESSING_RETRIES must be between 0 and "
+                    + Source.MAX_RETRIES);
         }
         var names = config.getOptionalValue(PREFIX, String[].class).map(Arrays::asList).orElse(List.of());
         var loaded = new LinkedHashMap<String, Source>();
@@ -128,7 +135,13 @@ public class Sources {
             throw new SourceConfigurationException("source '" + name + "': " + envName(key + "max-attempts")
                     + " must be at least 1");
         }
-        return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts);
+        int retries = config.getOptionalValue(key + "retries", Integer.class).orElse(defaultRetries);
+        if (retries < 0 || retries > Source.MAX_RETRIES) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "retries")
+                    + " must be between 0 and " + Source.MAX_RETRIES);
+        }
+        return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts,
+                retries);
     }
 
     private static List<String> readSecretsFile(String source, String file) {
@@ -151,6 +164,11 @@ public class Sources {
     /** Attempts before an event is dead, for sources that do not set their own. */
     public int defaultMaxAttempts() {
         return defaultMaxAttempts;
+    }
+
+    /** In-process retries, for sources that do not set their own. */
+    public int defaultRetries() {
+        return defaultRetries;
     }
 
     public List<Source> all() {

@@ -362,4 +362,34 @@ class SourcesTest {
 
         assertTrue(failure.getMessage().contains("HOOKSTILE_SOURCES_GH_MAX_ATTEMPTS"), failure.getMessage());
     }
+
+    @Test
+    void readsInProcessRetriesPerSourceWithTheGlobalDefaultForOthers() {
+        Sources sources = sources(Map.of(
+                "hookstile.sources", "gh,pay",
+                "hookstile.processing.retries", "1",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s",
+                "hookstile.sources.gh.retries", "0",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_x"));
+
+        assertEquals(0, sources.find("gh").orElseThrow().retries());
+        assertEquals(1, sources.find("pay").orElseThrow().retries());
+    }
+
+    @Test
+    void defaultsInProcessRetriesToTwo() {
+        assertEquals(2, sources(Map.of("hookstile.sources", "gh", "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s")).find("gh").orElseThrow().retries());
+    }
+
+    @Test
+    void rejectsMoreInProcessRetriesThanTheCapNamingTheVariable() {
+        SourceConfigurationException failure = failure(Map.of("hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github", "hookstile.sources.gh.secrets", "s",
+                "hookstile.sources.gh.retries", "11"));
+
+        assertTrue(failure.getMessage().contains("HOOKSTILE_SOURCES_GH_RETRIES"), failure.getMessage());
+    }
 }

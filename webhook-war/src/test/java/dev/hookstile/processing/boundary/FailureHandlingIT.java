@@ -71,6 +71,24 @@ class FailureHandlingIT {
     }
 
     @Test
+    void sourceWithoutInProcessRetriesLeavesEachRetryToTheBrokersBackOff() {
+        // gh is configured with HOOKSTILE_SOURCES_GH_RETRIES=0
+        String id = "flaky2-" + UUID.randomUUID();
+        HttpResponse<String> response = webhooks.send(webhooks.github(id, "flaky", "{}", Webhooks.GITHUB_SECRET));
+        assertEquals(202, response.statusCode(), response.body());
+
+        JsonObject recorded = webhooks.awaitRecorded("gh", id, completed(), PROCESSING);
+        assertEquals(3, recorded.getInt("attempts"));
+        assertEquals(List.of("retrying", "retrying", "completed"), outcomes(recorded));
+        JsonArray history = recorded.getJsonArray("history");
+        for (int i = 1; i < history.size(); i++) {
+            long gap = at(history, i) - at(history, i - 1);
+            assertTrue(gap >= 180, "attempt " + (i + 1) + " came from a broker redelivery: " + gap + " ms");
+        }
+        assertEquals(1, recorded.getInt("effects"));
+    }
+
+    @Test
     void permanentFailureIsDeadAfterExactlyOneAttempt() {
         String id = "broken-" + UUID.randomUUID();
 
