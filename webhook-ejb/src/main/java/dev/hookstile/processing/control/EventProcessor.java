@@ -51,11 +51,11 @@ public class EventProcessor {
         try {
             return processing.attempt(attempts);
         } catch (RuntimeException e) {
-            // Fault Tolerance leaves the interrupt of a timed-out try set when the try threw; recording the failure
-            // on an interrupted thread could fail (a pool wait, H2's file channel) and the failure would go uncounted.
+            // A handler may leave the thread interrupted; recording the failure on an interrupted thread could fail
+            // (a pool wait, H2's file channel) and the failure would go uncounted.
             Thread.interrupted();
             if (attempts.failures().isEmpty()) {
-                // Failed around our code (a Fault Tolerance timeout, an interceptor): classify what we got.
+                // Failed around our code (an interceptor): classify what we got.
                 attempts.failed(classifier.classify(e));
             }
             boolean lastDelivery = maxRedeliveries >= 0 && deliveryCount > maxRedeliveries;
@@ -73,8 +73,8 @@ public class EventProcessor {
                     + last.summary());
             return Outcome.RETRY;
         } finally {
-            // A Fault Tolerance timeout interrupts this thread; an interrupt left set would escape the consumer and
-            // leave the message unacknowledged until a restart.
+            // An interrupt left set by a handler would escape the consumer and leave the message unacknowledged until
+            // a restart.
             Thread.interrupted();
         }
     }
