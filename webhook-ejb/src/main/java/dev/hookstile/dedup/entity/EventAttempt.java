@@ -3,7 +3,6 @@ package dev.hookstile.dedup.entity;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.NamedNativeQuery;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
@@ -12,14 +11,14 @@ import java.time.OffsetDateTime;
 /** One processing attempt of an event and how it ended: the history an operator reads. */
 @Entity
 @Table(name = "event_attempt")
-@NamedNativeQuery(name = EventAttempt.RECORD, query = """
-        INSERT INTO event_attempt (source, event_id, attempt, outcome, failure, error, at)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)""")
 @NamedQuery(name = EventAttempt.OF_EVENT, query = """
         SELECT a FROM EventAttempt a WHERE a.source = :source AND a.eventId = :eventId ORDER BY a.attempt, a.id""")
 public class EventAttempt {
 
-    public static final String RECORD = "EventAttempt.record";
+    /** A line of an event's history; plain SQL, run through JDBC on the processing transaction's connection. */
+    public static final String RECORD = """
+            INSERT INTO event_attempt (source, event_id, attempt, outcome, failure, error, at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)""";
     public static final String OF_EVENT = "EventAttempt.ofEvent";
 
     @Id

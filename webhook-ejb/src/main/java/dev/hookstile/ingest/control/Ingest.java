@@ -1,5 +1,6 @@
 package dev.hookstile.ingest.control;
 
+import dev.hookstile.dedup.control.AcceptedEvents;
 import dev.hookstile.dedup.control.DuplicateLookup;
 import dev.hookstile.provider.control.Answer;
 import dev.hookstile.provider.control.Delivery;
@@ -9,6 +10,7 @@ import dev.hookstile.provider.control.VerifiedDelivery;
 import dev.hookstile.provider.control.VerifiedDelivery.EventIdentity;
 import dev.hookstile.source.control.Source;
 import dev.hookstile.source.control.Sources;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -45,7 +47,18 @@ public class Ingest {
     @ConfigProperty(name = "hookstile.ingest.max-body-bytes", defaultValue = "1048576")
     int maxBodyBytes;
 
+    /** Events this instance remembers having queued, answered {@code duplicate} without the database. */
+    @Inject
+    @ConfigProperty(name = "hookstile.ingest.recent-events", defaultValue = "100000")
+    int recentEvents;
+
     private final Clock clock = Clock.systemUTC();
+    private AcceptedEvents accepted;
+
+    @PostConstruct
+    void init() {
+        accepted = new AcceptedEvents(recentEvents);
+    }
 
     public Receipt receive(String sourceName, Delivery.Headers headers, String url, long declaredLength,
                            InputStream body) throws RejectedDelivery, HandOffFailure {
@@ -65,17 +78,40 @@ public class Ingest {
         // One message per event, each sent durably before the next: if the broker fails half-way, the sender gets a
         // 503 and retries the whole delivery, and the events already queued are deduplicated by their claim.
         for (EventIdentity event : verified.events()) {
-            if (duplicates.isRecorded(source.name(), event.id())) {
-                outcomes.add(new Receipt.Outcome(event.id(), Receipt.DUPLICATE));
-            } else {
-                queue.send(source.name(), source.provider().name(), event.id(), event.type(), receivedAt,
-                        verified.headers(), payload);
-                outcomes.add(new Receipt.Outcome(event.id(), Receipt.ACCEPTED));
-            }
+            outcomes.add(new Receipt.Outcome(event.id(), handOff(source, event, verified, payload, receivedAt)));
         }
         Receipt receipt = new Receipt(source.name(), outcomes, null);
         metrics.received(receipt);
         return receipt;
+    }
+
+    /**
+     * Queues one event unless it is known: remembered as queued by this instance (or being queued by a concurrent
+     * copy, which this one waits for), else recorded in the database.
+     */
+    private String handOff(Source source, EventIdentity event, VerifiedDelivery verified, byte[] payload,
+                           Instant receivedAt) throws HandOffFailure {
+        AcceptedEvents.Admission admission = accepted.admit(source.name(), event.id());
+        if (!(admission instanceof AcceptedEvents.First first)) {
+            return Receipt.DUPLICATE;
+        }
+        boolean stored = false;
+        try {
+            if (duplicates.isRecorded(source.name(), event.id())) {
+                stored = true;
+                return Receipt.DUPLICATE;
+            }
+            queue.send(source.name(), source.provider().name(), event.id(), event.type(), receivedAt,
+                    verified.headers(), payload);
+            stored = true;
+            return Receipt.ACCEPTED;
+        } finally {
+            if (stored) {
+                first.stored();
+            } else {
+                first.failed();
+            }
+        }
     }
 
     /** A {@code GET} to a source's endpoint: the provider's subscription handshake, if it has one. */
