@@ -3,9 +3,10 @@ package dev.hookstile.processing.control;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.control.EventClaim;
 import dev.hookstile.dedup.entity.EventStatus;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import java.time.Instant;
 import java.util.List;
@@ -18,8 +19,12 @@ import java.util.Optional;
  * broker. The count is taken on the locked row: a failed try's claim rolled back, so the recorded attempts never
  * include this delivery's tries, and concurrent deliveries of the same event add up instead of overwriting each
  * other.
+ *
+ * <p>An EJB for the reason {@link ProcessingTransaction} is one: a failed commit must still resume the consumer's
+ * transaction.
  */
-@ApplicationScoped
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class AttemptLog {
 
     @Inject
@@ -29,7 +34,6 @@ public class AttemptLog {
      * @param lastDelivery the broker will not redeliver this message again: dead whatever the failure
      * @return the status written, or empty if the event was meanwhile finished by another delivery (nothing written)
      */
-    @Transactional(value = Transactional.TxType.REQUIRES_NEW, rollbackOn = Exception.class)
     public Optional<EventStatus> recordFailure(Attempts attempts, boolean lastDelivery, Instant now) {
         WebhookEvent event = attempts.event();
         int tries = attempts.failures().size();

@@ -58,8 +58,9 @@ public class EventProcessing {
         Thread.interrupted();
         try {
             return transaction.run(attempts, clock.instant());
-        } catch (Throwable e) {
+        } catch (Throwable thrown) {
             // Errors too (a handler's AssertionError, NoClassDefFoundError): unrecorded, they would loop forever.
+            Throwable e = thrown instanceof TryFailed && thrown.getCause() != null ? thrown.getCause() : thrown;
             Failure failure = classifier.classify(e);
             attempts.failed(failure);
             if (attempts.mayRetry()) {

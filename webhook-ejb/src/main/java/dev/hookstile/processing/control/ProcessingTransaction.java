@@ -3,9 +3,10 @@ package dev.hookstile.processing.control;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.control.EventClaim;
 import dev.hookstile.dedup.entity.EventStatus;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import java.time.Instant;
 import java.util.List;
@@ -15,8 +16,15 @@ import java.util.Optional;
  * One try: claim, handlers, history, in a transaction of its own, so that a failed try rolls back completely (its
  * claim and every handler's database work) and the try after it starts clean. Checked exceptions from handlers roll
  * back too.
+ *
+ * <p>An EJB, not a CDI {@code @Transactional(REQUIRES_NEW)} bean: when the commit or rollback of the new transaction
+ * fails (the database went away mid-try), Payara's CDI interceptor throws without resuming the consumer's suspended
+ * transaction, and the broker session under it is left inside a transaction branch it can never end; every later
+ * message on that session then fails until a restart (found by the fault suite: events acknowledged during a
+ * database outage were never processed). The EJB container resumes the caller's transaction whatever happens.
  */
-@ApplicationScoped
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class ProcessingTransaction {
 
     @Inject
@@ -25,8 +33,18 @@ public class ProcessingTransaction {
     @Inject
     Handlers handlers;
 
-    @Transactional(value = Transactional.TxType.REQUIRES_NEW, rollbackOn = Exception.class)
-    public Outcome run(Attempts attempts, Instant now) throws Exception {
+    /** @throws TryFailed wrapping whatever the try threw, after its transaction was marked for rollback */
+    public Outcome run(Attempts attempts, Instant now) throws TryFailed {
+        try {
+            return tryOnce(attempts, now);
+        } catch (Throwable e) {
+            // Passed as an application exception: the cause reaches the classifier as thrown, with no EJBException
+            // around it and no system-exception log line for an expected handler failure.
+            throw new TryFailed(e);
+        }
+    }
+
+    private Outcome tryOnce(Attempts attempts, Instant now) throws Exception {
         WebhookEvent event = attempts.event();
         int tryIndex = attempts.tryIndex();
         EventStatus status = handlers.handles(event) ? EventStatus.COMPLETED : EventStatus.IGNORED;
