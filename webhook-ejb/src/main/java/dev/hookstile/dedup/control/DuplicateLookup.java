@@ -11,7 +11,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 
 /**
@@ -19,19 +21,26 @@ import java.util.logging.Logger;
  * without queueing it again.
  *
  * <p>It is an optimisation only: the claim in the consumer is what guarantees at-most-once processing. So a database
- * that fails must not stop ingest: after a failure the lookup is skipped for a pause and every event is queued.
+ * that fails must not stop ingest, nor slow it: a lookup waits at most {@value #ANSWER_WITHIN_MILLIS} ms for its
+ * answer (a database that stops answering without refusing, a partition, would otherwise hold the request until
+ * the sender gives up), and after a failure the lookup is skipped for a pause and every event is queued. When the
+ * pause ends, one request probes the database while the others still skip it; its success ends the pause for all.
  */
 @ApplicationScoped
 public class DuplicateLookup {
 
     static final String SQL = "SELECT 1 FROM received_event WHERE source = ? AND event_id = ?";
+    static final int ANSWER_WITHIN_MILLIS = 500;
     private static final long PAUSE_AFTER_FAILURE = TimeUnit.SECONDS.toNanos(5);
+    private static final Executor SAME_THREAD = Runnable::run;
     private static final Logger LOG = Logger.getLogger(DuplicateLookup.class.getName());
 
     @Resource(lookup = SchemaMigration.DATA_SOURCE)
     DataSource dataSource;
 
     private volatile long skipUntil = System.nanoTime();
+    private volatile boolean healthy = true;
+    private final AtomicBoolean probing = new AtomicBoolean();
 
     /**
      * Created at deployment, not on first use: the first caller may be the health check, whose thread has no
@@ -43,21 +52,44 @@ public class DuplicateLookup {
 
     /** {@code true} only when the database positively knows the event; {@code false} when unknown or unsure. */
     public boolean isRecorded(String source, String eventId) {
-        if (System.nanoTime() - skipUntil < 0) {
+        if (healthy) {
+            return lookUp(source, eventId);
+        }
+        if (System.nanoTime() - skipUntil < 0 || !probing.compareAndSet(false, true)) {
             return false;
         }
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement statement = connection.prepareStatement(SQL)) {
-            statement.setQueryTimeout(1);
-            statement.setString(1, source);
-            statement.setString(2, eventId);
-            try (ResultSet rows = statement.executeQuery()) {
-                return rows.next();
+        try {
+            return lookUp(source, eventId);
+        } finally {
+            probing.set(false);
+        }
+    }
+
+    private boolean lookUp(String source, String eventId) {
+        try (Connection connection = dataSource.getConnection()) {
+            int before = connection.getNetworkTimeout();
+            connection.setNetworkTimeout(SAME_THREAD, ANSWER_WITHIN_MILLIS);
+            try (PreparedStatement statement = connection.prepareStatement(SQL)) {
+                statement.setString(1, source);
+                statement.setString(2, eventId);
+                try (ResultSet rows = statement.executeQuery()) {
+                    boolean recorded = rows.next();
+                    if (!healthy) {
+                        healthy = true;
+                        LOG.info("Duplicate lookup answers again");
+                    }
+                    return recorded;
+                }
+            } finally {
+                connection.setNetworkTimeout(SAME_THREAD, before);
             }
         } catch (SQLException | RuntimeException e) {
             skipUntil = System.nanoTime() + PAUSE_AFTER_FAILURE;
-            LOG.warning(() -> "Duplicate lookup failed; accepting events without it for 5 s (processing still "
-                    + "deduplicates): " + e);
+            if (healthy) {
+                healthy = false;
+                LOG.warning(() -> "Duplicate lookup failed; accepting events without it, probing every 5 s "
+                        + "(processing still deduplicates): " + e);
+            }
             return false;
         }
     }

@@ -79,8 +79,13 @@ public class ConfiguredDataSource implements DataSource {
             properties.setProperty("password", password);
         }
         if (t.settings().url().startsWith("jdbc:postgresql:")) {
-            // Bound the wait for an unreachable server, unless the URL says otherwise.
+            // Bound every wait for a server that is unreachable or stops answering, unless the URL says otherwise
+            // (its parameters take precedence): connecting, logging in, and each read.
             properties.setProperty("connectTimeout", String.valueOf(loginTimeoutSeconds));
+            properties.setProperty("loginTimeout", String.valueOf(loginTimeoutSeconds));
+            if (t.settings().socketTimeoutSeconds() > 0) {
+                properties.setProperty("socketTimeout", String.valueOf(t.settings().socketTimeoutSeconds()));
+            }
             properties.setProperty("ApplicationName", "hookstile");
         }
         Connection connection = t.driver().connect(t.settings().url(), properties);

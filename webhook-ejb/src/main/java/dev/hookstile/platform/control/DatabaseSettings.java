@@ -10,7 +10,14 @@ import java.util.Optional;
  * or, when no URL is set, the embedded H2 database under the data directory ({@code HOOKSTILE_DATA_DIR}, default
  * {@code ./data}) in PostgreSQL mode, which runs the same claim statement.
  */
-record DatabaseSettings(String url, String user, String password) {
+record DatabaseSettings(String url, String user, String password, int socketTimeoutSeconds) {
+
+    /**
+     * The longest Hookstile waits for any answer from PostgreSQL ({@code hookstile.db.socket-timeout-seconds}): a
+     * database that stops answering without refusing (a partition, a failover) must not hold request and consumer
+     * threads for ever. Longer than any statement a handler should run in a webhook's transaction.
+     */
+    static final int DEFAULT_SOCKET_TIMEOUT_SECONDS = 30;
 
     // LOCK_TIMEOUT: a delivery claiming an event that another one holds waits for it, as on PostgreSQL, instead of
     // failing after H2's default second; longer than one try may take (30 s).
@@ -19,13 +26,15 @@ record DatabaseSettings(String url, String user, String password) {
 
     static DatabaseSettings from(Config config) {
         Optional<String> url = config.getOptionalValue("hookstile.db.url", String.class).filter(u -> !u.isBlank());
+        int socketTimeout = config.getOptionalValue("hookstile.db.socket-timeout-seconds", Integer.class)
+                .orElse(DEFAULT_SOCKET_TIMEOUT_SECONDS);
         if (url.isPresent()) {
             return new DatabaseSettings(url.get().trim(),
                     config.getOptionalValue("hookstile.db.user", String.class).orElse(null),
-                    config.getOptionalValue("hookstile.db.password", String.class).orElse(null));
+                    config.getOptionalValue("hookstile.db.password", String.class).orElse(null), socketTimeout);
         }
         Path file = DataDirectory.of(config).resolve("db").resolve("hookstile");
-        return new DatabaseSettings("jdbc:h2:file:" + file + EMBEDDED_OPTIONS, "sa", "");
+        return new DatabaseSettings("jdbc:h2:file:" + file + EMBEDDED_OPTIONS, "sa", "", socketTimeout);
     }
 
     boolean embedded() {
