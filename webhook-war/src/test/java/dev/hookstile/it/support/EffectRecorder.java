@@ -5,9 +5,13 @@ import dev.hookstile.api.PermanentFailure;
 import dev.hookstile.api.TransientFailure;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.api.WebhookHandler;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +29,9 @@ import java.time.Instant;
  *     <li>{@code forever-...} throws {@link TransientFailure} on every attempt;</li>
  *     <li>{@code broken-...} throws {@link PermanentFailure} until a test "fixes" it (a row in {@code it_fixed});</li>
  *     <li>{@code hold-...} waits while the file named by {@code HOOKSTILE_IT_HOLD_FILE} exists, so a test can crash
- *     the server with events in flight.</li>
+ *     the server with events in flight;</li>
+ *     <li>{@code halt-...} halts the JVM right after the try's transaction commits, before the broker hears that
+ *     the message was consumed: the crash window this design leaves open.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -34,6 +40,9 @@ public class EffectRecorder implements WebhookHandler {
 
     @PersistenceContext(unitName = "hookstile")
     EntityManager em;
+
+    @Resource
+    TransactionSynchronizationRegistry transactions;
 
     @Override
     public void handle(WebhookEvent event) throws Exception {
@@ -47,6 +56,20 @@ public class EffectRecorder implements WebhookHandler {
                 .setParameter(4, Timestamp.from(Instant.now()))
                 .executeUpdate();
         String id = event.eventId();
+        if (id.startsWith("halt-")) {
+            transactions.registerInterposedSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    if (status == Status.STATUS_COMMITTED) {
+                        Runtime.getRuntime().halt(137);
+                    }
+                }
+            });
+        }
         if (id.startsWith("fail-once-") && event.attempt() == 1) {
             throw new IllegalStateException("simulated handler failure on attempt 1 of " + id);
         }

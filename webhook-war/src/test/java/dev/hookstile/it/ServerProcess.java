@@ -1,0 +1,150 @@
+package dev.hookstile.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Hookstile run the way users run it, with {@code ./hookstile}, on a data directory and a database that outlive
+ * the process, so a test can kill it ({@code SIGKILL}) and start it again where it was.
+ */
+public final class ServerProcess implements AutoCloseable {
+
+    private final Path work;
+    private final Path war;
+    private final int port;
+    private final Map<String, String> environment = new HashMap<>();
+    private Process process;
+    private int starts;
+
+    /**
+     * @param work a directory of this test's own: the data directory and the logs go there
+     * @param war  the archive to run (usually {@link Deployments#exportTo})
+     */
+    public ServerProcess(Path work, Path war) {
+        this.work = work;
+        this.war = war;
+        this.port = freePort();
+        String url = ItEnvironment.databaseUrl();
+        if (!url.isEmpty()) {
+            database(url);
+        }
+    }
+
+    /** Connects the server to this database URL (a proxy, say) with the test database's user. */
+    public ServerProcess database(String url) {
+        environment.put("HOOKSTILE_DB_URL", url);
+        environment.put("HOOKSTILE_DB_USER", System.getProperty("hookstile.test.db.user"));
+        environment.put("HOOKSTILE_DB_PASSWORD", System.getProperty("hookstile.test.db.password"));
+        return this;
+    }
+
+    /** An environment variable for the next start. */
+    public ServerProcess with(String name, String value) {
+        environment.put(name, value);
+        return this;
+    }
+
+    public Webhooks webhooks() {
+        return new Webhooks(url());
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port + "/";
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** Starts the server and waits until {@code /health/ready} answers 200. */
+    public ServerProcess start() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("already running");
+        }
+        starts++;
+        var builder = new ProcessBuilder("bash", System.getProperty("hookstile.it.launcher"))
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve("server-" + starts + ".log").toFile());
+        var env = builder.environment();
+        env.put("HOOKSTILE_PORT", String.valueOf(port));
+        env.put("HOOKSTILE_DATA_DIR", work.resolve("data").toString());
+        env.put("HOOKSTILE_WAR", war.toString());
+        env.remove("HOOKSTILE_BROKER_URL");
+        env.remove("HOOKSTILE_DB_URL");
+        env.putAll(environment);
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        awaitReady();
+        return this;
+    }
+
+    /** {@code kill -9}: no shutdown hook, no flush, no goodbye to the broker or the database. */
+    public void kill() {
+        try {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** {@code SIGTERM}, and whether it stopped within a minute. */
+    public boolean stop() {
+        process.destroy();
+        try {
+            return process.waitFor(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    private void awaitReady() {
+        Webhooks webhooks = webhooks();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                fail("the server exited with " + process.exitValue() + " before it was ready; see "
+                        + work.resolve("server-" + starts + ".log"));
+            }
+            try {
+                if (webhooks.get("health/ready").statusCode() == 200) {
+                    return;
+                }
+            } catch (RuntimeException notYetListening) {
+                // keep polling
+            }
+            Webhooks.sleep(Duration.ofMillis(500));
+        }
+        fail("the server was not ready within 180 s; see " + work.resolve("server-" + starts + ".log"));
+    }
+
+    @Override
+    public void close() {
+        if (isAlive()) {
+            kill();
+        }
+    }
+
+    private static int freePort() {
+        try (var socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
