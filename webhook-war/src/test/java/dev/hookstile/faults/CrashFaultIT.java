@@ -9,6 +9,7 @@ import dev.hookstile.it.Webhooks;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,8 +55,13 @@ class CrashFaultIT {
                 }
                 // The JVM halts itself once the try that processes this event has committed.
                 String haltId = "halt-" + prefix;
-                var response = server.webhooks().send(server.webhooks().standard("it", haltId, "{\"type\":\"halt\"}"));
-                assertEquals(202, response.statusCode(), response.body());
+                try {
+                    var response = server.webhooks().send(
+                            server.webhooks().standard("it", haltId, "{\"type\":\"halt\"}"));
+                    assertEquals(202, response.statusCode(), response.body());
+                } catch (UncheckedIOException haltedBeforeTheAnswer) {
+                    // The consumer can commit, and halt the JVM, before the 202 is written: no answer then.
+                }
                 awaitDeath(server);
                 server.start();
                 Webhooks.sleep(Duration.ofSeconds(5));

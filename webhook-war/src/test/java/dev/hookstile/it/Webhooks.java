@@ -220,6 +220,19 @@ public final class Webhooks {
                 .orElse(0);
     }
 
+    /** The server's count of events queued for processing ({@code hookstile_events_accepted_total}). */
+    public long accepted() {
+        HttpResponse<String> metrics = server().get("metrics?scope=application");
+        if (metrics.statusCode() != 200) {
+            fail("metrics answered " + metrics.statusCode() + ": " + metrics.body());
+        }
+        return metrics.body().lines()
+                .filter(line -> line.startsWith("hookstile_events_accepted_total{")
+                        || line.startsWith("hookstile_events_accepted_total "))
+                .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
     public static Predicate<JsonObject> completed() {
         return state -> "completed".equals(state.getString("status"));
     }

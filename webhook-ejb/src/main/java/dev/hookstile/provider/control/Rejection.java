@@ -6,6 +6,7 @@ package dev.hookstile.provider.control;
  */
 public enum Rejection {
     PAYLOAD_TOO_LARGE(413, "payload-too-large", "Payload too large"),
+    BODY_TIMEOUT(408, "body-timeout", "Request body too slow"),
     UNKNOWN_SOURCE(404, "unknown-source", "Unknown source"),
     METHOD_NOT_ALLOWED(405, "method-not-allowed", "Method not allowed"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "Unsupported media type"),
