@@ -47,6 +47,11 @@ public class Ingest {
     @ConfigProperty(name = "hookstile.ingest.max-body-bytes", defaultValue = "1048576")
     int maxBodyBytes;
 
+    /** The longest a sender may take to deliver its body (BodyBuffer in the web module reads the same setting). */
+    @Inject
+    @ConfigProperty(name = "hookstile.ingest.body-timeout-seconds", defaultValue = "10")
+    int bodyTimeoutSeconds;
+
     /** Events this instance remembers having queued, answered {@code duplicate} without the database. */
     @Inject
     @ConfigProperty(name = "hookstile.ingest.recent-events", defaultValue = "100000")
@@ -62,9 +67,10 @@ public class Ingest {
 
     public Receipt receive(String sourceName, Delivery.Headers headers, String url, long declaredLength,
                            InputStream body) throws RejectedDelivery, HandOffFailure {
+        RequestBody.Deadline deadline = RequestBody.Deadline.in(bodyTimeoutSeconds);
         RequestBody.checkDeclaredLength(declaredLength, maxBodyBytes);
         Source source = source(sourceName);
-        byte[] payload = RequestBody.read(body, declaredLength, maxBodyBytes);
+        byte[] payload = RequestBody.read(body, declaredLength, maxBodyBytes, deadline);
         Instant receivedAt = clock.instant();
         VerifiedDelivery verified = source.provider().verify(new Delivery(headers, payload, receivedAt, url), source);
         if (verified.answer() != null) {

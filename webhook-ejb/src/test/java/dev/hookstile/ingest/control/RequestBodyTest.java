@@ -98,6 +98,52 @@ class RequestBodyTest {
         assertEquals(Rejection.PAYLOAD_TOO_LARGE, rejected.reason());
     }
 
+    /** A byte per read, and a clock that advances a second per read: a sender trickling its body. */
+    private static final class TrickleStream extends InputStream {
+        final long[] now = {0};
+
+        @Override
+        public int read() {
+            now[0] += 1_000_000_000L;
+            return 'x';
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            b[off] = (byte) read();
+            return 1;
+        }
+    }
+
+    @Test
+    void declaredBodyTricklingPastTheDeadlineIsRefusedAsTooSlow() {
+        var stream = new TrickleStream();
+        var deadline = new RequestBody.Deadline(() -> stream.now[0], 10_000_000_000L, 10);
+
+        var rejected = assertThrows(RejectedDelivery.class, () -> RequestBody.read(stream, 1000, 1024, deadline));
+
+        assertEquals(Rejection.BODY_TIMEOUT, rejected.reason());
+        assertTrue(stream.now[0] <= 12_000_000_000L, "stopped reading at the deadline");
+    }
+
+    @Test
+    void chunkedBodyTricklingPastTheDeadlineIsRefusedAsTooSlow() {
+        var stream = new TrickleStream();
+        var deadline = new RequestBody.Deadline(() -> stream.now[0], 10_000_000_000L, 10);
+
+        var rejected = assertThrows(RejectedDelivery.class, () -> RequestBody.read(stream, -1, 1024, deadline));
+
+        assertEquals(Rejection.BODY_TIMEOUT, rejected.reason());
+    }
+
+    @Test
+    void bodyArrivingBeforeTheDeadlineIsRead() throws RejectedDelivery {
+        var stream = new TrickleStream();
+        var deadline = new RequestBody.Deadline(() -> stream.now[0], 10_000_000_000L, 10);
+
+        assertEquals(5, RequestBody.read(stream, 5, 1024, deadline).length);
+    }
+
     @Test
     void checkDeclaredLengthRefusesOverTheLimit() {
         var rejected = assertThrows(RejectedDelivery.class, () -> RequestBody.checkDeclaredLength(1025, 1024));

@@ -132,6 +132,16 @@ class HostileInputIT {
 
     @Test
     void bodyTricklingPastTheDeadlineIsRefusedWith408AndNothingIsQueued() throws Exception {
+        assertTrickleCutOff("");
+    }
+
+    /** Such a request's body is read the blocking way (Grizzly never hands it to a ReadListener): cut off too. */
+    @Test
+    void bodyTricklingWithAnUpgradeHeaderIsAlsoRefusedWith408() throws Exception {
+        assertTrickleCutOff("Connection: Upgrade\r\nUpgrade: websocket\r\n");
+    }
+
+    private void assertTrickleCutOff(String extraHeaders) throws Exception {
         long before = webhooks.rejections("body-timeout");
         long acceptedBefore = webhooks.accepted();
         URI uri = URI.create(webhooks.base());
@@ -140,7 +150,7 @@ class HostileInputIT {
             socket.setSoTimeout((int) PATIENCE.toMillis());
             OutputStream out = socket.getOutputStream();
             out.write(("POST " + uri.getPath() + "webhooks/gh HTTP/1.1\r\nHost: " + uri.getHost() + "\r\n"
-                    + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+                    + extraHeaders + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             Thread trickle = new Thread(() -> {
