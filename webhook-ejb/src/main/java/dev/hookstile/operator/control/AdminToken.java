@@ -30,8 +30,8 @@ import java.util.logging.Logger;
 /**
  * The bearer token that operators present to {@code /api}: {@code HOOKSTILE_ADMIN_TOKEN}
  * ({@code hookstile.admin.token}), or, when that is unset or blank, a token generated at the first start and kept in
- * {@code <data dir>/admin-token}, readable by the owner only. The generated token is printed once, when it is
- * generated; later starts read the file and say only where it is. Delete the file and restart to rotate it.
+ * {@code <data dir>/admin-token}, readable by the owner only. The token itself is never logged, only where it is.
+ * Delete the file and restart to rotate it.
  *
  * <p>Only a SHA-256 digest of the token stays in memory, and presented tokens are compared digest to digest: the
  * comparison takes the same time whatever the token's content or length.
@@ -65,8 +65,8 @@ public class AdminToken {
     }
 
     /**
-     * Created at deployment, not on the first {@code /api} request: a generated token must be printed while the
-     * operator is watching the start-up log, and a data directory that cannot hold it must fail the start.
+     * Created at deployment, not on the first {@code /api} request: where a generated token is must be logged while
+     * the operator is watching the start-up log, and a data directory that cannot hold it must fail the start.
      */
     void eager(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
         // Observing the event instantiates the bean.
@@ -105,10 +105,9 @@ public class AdminToken {
         }
         String generated = generate();
         store(file, generated);
-        // The one time the token is logged: nobody could use the API otherwise without reading the file.
-        LOG.info("Operator API token generated (printed only now; send it as 'Authorization: Bearer <token>' to "
-                + "/api): " + generated + " - stored in " + file + ", readable by its owner only; set "
-                + ENVIRONMENT_VARIABLE + " to choose your own");
+        // Never the token itself: logs are shipped, kept and read by more people than the data directory.
+        LOG.info("Operator API token generated into " + file + " (readable by its owner only): send it as "
+                + "'Authorization: Bearer <token>' to /api; set " + ENVIRONMENT_VARIABLE + " to choose your own");
         return generated;
     }
 
