@@ -10,7 +10,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Random;
@@ -19,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * {@code kill -9} under load, five times at random moments, restarting on the same data directory each time, then
@@ -35,8 +33,7 @@ class CrashFaultIT {
 
     @BeforeEach
     void postgresOnly() throws Exception {
-        assumeFalse(ItEnvironment.databaseUrl().isEmpty(), "needs PostgreSQL");
-        work = Files.createDirectories(ItEnvironment.dir().resolve("faults-" + UUID.randomUUID()));
+        work = ItEnvironment.faultWorkDirectory();
     }
 
     @Test

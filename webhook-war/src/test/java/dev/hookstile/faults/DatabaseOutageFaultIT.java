@@ -10,7 +10,6 @@ import dev.hookstile.it.Webhooks;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +17,6 @@ import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * PostgreSQL goes away under load, twice over: stopped (connections closed, new ones refused) and partitioned (no
@@ -36,8 +34,7 @@ class DatabaseOutageFaultIT {
 
     @BeforeEach
     void postgresOnly() throws Exception {
-        assumeFalse(ItEnvironment.databaseUrl().isEmpty(), "needs PostgreSQL");
-        work = Files.createDirectories(ItEnvironment.dir().resolve("faults-" + UUID.randomUUID()));
+        work = ItEnvironment.faultWorkDirectory();
     }
 
     @Test

@@ -14,7 +14,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +22,6 @@ import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * Saturation: a thousand connections, half of them sending their body a byte per second (slowloris with complete
@@ -40,8 +38,7 @@ class SlowSendersFaultIT {
 
     @BeforeEach
     void postgresOnly() throws Exception {
-        assumeFalse(ItEnvironment.databaseUrl().isEmpty(), "needs PostgreSQL");
-        work = Files.createDirectories(ItEnvironment.dir().resolve("faults-" + UUID.randomUUID()));
+        work = ItEnvironment.faultWorkDirectory();
     }
 
     @Test

@@ -14,9 +14,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.Comparator;
 import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * Prepares the integration-test environment once per test run, before Arquillian reads {@code arquillian.xml}:
@@ -100,6 +103,15 @@ public class ItEnvironment implements LauncherSessionListener {
     /** The database URL the tests chose, or empty for the embedded database. */
     public static String databaseUrl() {
         return System.getProperty("hookstile.test.db.url", "");
+    }
+
+    /**
+     * A fresh directory for a test that runs its own servers against PostgreSQL (data directories, logs); the test is
+     * skipped on the embedded database, which only one process can open.
+     */
+    public static Path faultWorkDirectory() throws IOException {
+        assumeFalse(databaseUrl().isEmpty(), "needs PostgreSQL");
+        return Files.createDirectories(dir().resolve("faults-" + UUID.randomUUID()));
     }
 
     public static Path dir() {

@@ -44,13 +44,7 @@ public class Ingest {
     DeliveryMetrics metrics;
 
     @Inject
-    @ConfigProperty(name = "hookstile.ingest.max-body-bytes", defaultValue = "1048576")
-    int maxBodyBytes;
-
-    /** The longest a sender may take to deliver its body (BodyBuffer in the web module reads the same setting). */
-    @Inject
-    @ConfigProperty(name = "hookstile.ingest.body-timeout-seconds", defaultValue = "10")
-    int bodyTimeoutSeconds;
+    BodyLimits limits;
 
     /** Events this instance remembers having queued, answered {@code duplicate} without the database. */
     @Inject
@@ -67,7 +61,8 @@ public class Ingest {
 
     public Receipt receive(String sourceName, Delivery.Headers headers, String url, long declaredLength,
                            InputStream body) throws RejectedDelivery, HandOffFailure {
-        RequestBody.Deadline deadline = RequestBody.Deadline.in(bodyTimeoutSeconds);
+        int maxBodyBytes = limits.maxBytes();
+        RequestBody.Deadline deadline = RequestBody.Deadline.in(limits.timeoutSeconds());
         RequestBody.checkDeclaredLength(declaredLength, maxBodyBytes);
         Source source = source(sourceName);
         byte[] payload = RequestBody.read(body, declaredLength, maxBodyBytes, deadline);

@@ -1,5 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
+import dev.hookstile.ingest.control.BodyLimits;
 import dev.hookstile.ingest.control.DeliveryMetrics;
 import dev.hookstile.platform.boundary.Problems;
 import dev.hookstile.provider.control.Rejection;
@@ -15,7 +16,6 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
@@ -52,12 +52,7 @@ public class BodyBuffer extends HttpFilter {
     private static final ScheduledThreadPoolExecutor DEADLINES = deadlines();
 
     @Inject
-    @ConfigProperty(name = "hookstile.ingest.max-body-bytes", defaultValue = "1048576")
-    int maxBodyBytes;
-
-    @Inject
-    @ConfigProperty(name = "hookstile.ingest.body-timeout-seconds", defaultValue = "10")
-    int bodyTimeoutSeconds;
+    BodyLimits limits;
 
     @Inject
     DeliveryMetrics metrics;
@@ -70,7 +65,7 @@ public class BodyBuffer extends HttpFilter {
             chain.doFilter(body == null ? request : new Buffered(request, body), response);
             return;
         }
-        if (!"POST".equals(request.getMethod()) || request.getContentLengthLong() > maxBodyBytes
+        if (!"POST".equals(request.getMethod()) || request.getContentLengthLong() > limits.maxBytes()
                 || !request.isAsyncSupported() || !plainHttp1(request)) {
             // Refused from its declared length alone, or not a delivery: nothing to wait for.
             chain.doFilter(request, response);
@@ -86,7 +81,7 @@ public class BodyBuffer extends HttpFilter {
         AsyncContext async = request.startAsync(request, response);
         async.setTimeout(0);
         var collector = new Collector(request, async);
-        collector.deadline = DEADLINES.schedule(collector::expire, bodyTimeoutSeconds, TimeUnit.SECONDS);
+        collector.deadline = DEADLINES.schedule(collector::expire, limits.timeoutSeconds(), TimeUnit.SECONDS);
         ServletInputStream in = request.getInputStream();
         in.setReadListener(collector);
     }
@@ -138,7 +133,7 @@ public class BodyBuffer extends HttpFilter {
                     return;
                 }
                 body.write(chunk, 0, n);
-                if (body.size() > maxBodyBytes) {
+                if (body.size() > limits.maxBytes()) {
                     dispatch();
                     return;
                 }
@@ -176,7 +171,7 @@ public class BodyBuffer extends HttpFilter {
                 response.setCharacterEncoding(StandardCharsets.UTF_8.name());
                 response.getWriter().write(Problems.json(Rejection.BODY_TIMEOUT.status(),
                         Rejection.BODY_TIMEOUT.slug(), Rejection.BODY_TIMEOUT.title(), "the body did not arrive within "
-                                + bodyTimeoutSeconds + " s; nothing was accepted", request.getRequestURI()));
+                                + limits.timeoutSeconds() + " s; nothing was accepted", request.getRequestURI()));
             } catch (IOException | RuntimeException gone) {
                 // the client went away meanwhile: nothing to answer
             } finally {
