@@ -35,7 +35,7 @@ public class DuplicateLookup {
     private static final Executor SAME_THREAD = Runnable::run;
     private static final Logger LOG = Logger.getLogger(DuplicateLookup.class.getName());
 
-    @Resource(lookup = SchemaMigration.DATA_SOURCE)
+    @Resource(lookup = SchemaMigration.LOOKUP_DATA_SOURCE)
     DataSource dataSource;
 
     private volatile long skipUntil = System.nanoTime();

@@ -28,6 +28,7 @@ public class ConfiguredDataSource implements DataSource {
     private volatile Target target;
     private PrintWriter logWriter;
     private int loginTimeoutSeconds = 5;
+    private int socketTimeoutSeconds;
 
     private record Target(Driver driver, DatabaseSettings settings) {
     }
@@ -83,8 +84,9 @@ public class ConfiguredDataSource implements DataSource {
             // (its parameters take precedence): connecting, logging in, and each read.
             properties.setProperty("connectTimeout", String.valueOf(loginTimeoutSeconds));
             properties.setProperty("loginTimeout", String.valueOf(loginTimeoutSeconds));
-            if (t.settings().socketTimeoutSeconds() > 0) {
-                properties.setProperty("socketTimeout", String.valueOf(t.settings().socketTimeoutSeconds()));
+            int socketTimeout = socketTimeoutSeconds > 0 ? socketTimeoutSeconds : t.settings().socketTimeoutSeconds();
+            if (socketTimeout > 0) {
+                properties.setProperty("socketTimeout", String.valueOf(socketTimeout));
             }
             properties.setProperty("ApplicationName", "hookstile");
         }
@@ -110,6 +112,18 @@ public class ConfiguredDataSource implements DataSource {
         if (seconds > 0) {
             this.loginTimeoutSeconds = seconds;
         }
+    }
+
+    /**
+     * A pool's own bound on every read, in place of {@code hookstile.db.socket-timeout-seconds}; set from the
+     * {@code socketTimeoutSeconds} property of its {@code @DataSourceDefinition}.
+     */
+    public void setSocketTimeoutSeconds(int seconds) {
+        this.socketTimeoutSeconds = seconds;
+    }
+
+    public int getSocketTimeoutSeconds() {
+        return socketTimeoutSeconds;
     }
 
     @Override
