@@ -15,6 +15,12 @@ import java.util.List;
  */
 final class FormFields {
 
+    /**
+     * The most fields a form body may have. Twilio's callbacks carry a few dozen; a body of a megabyte could carry
+     * half a million, all decoded and sorted before the signature can be checked, by a sender who needs no secret.
+     */
+    static final int MAX_FIELDS = 1_000;
+
     /** One {@code name=value} pair, both decoded; a pair without {@code =} has the value {@code ""}. */
     record Field(String name, String value) {
     }
@@ -22,8 +28,20 @@ final class FormFields {
     private FormFields() {
     }
 
-    /** @throws RejectedDelivery {@link Rejection#INVALID_PAYLOAD} when the body is not valid form encoding */
+    /**
+     * @throws RejectedDelivery {@link Rejection#INVALID_PAYLOAD} when the body is not valid form encoding,
+     *                          {@link Rejection#TOO_MANY_FIELDS} beyond {@value #MAX_FIELDS} fields (counted before
+     *                          anything is decoded)
+     */
     static List<Field> parse(byte[] body) throws RejectedDelivery {
+        int separators = 0;
+        for (byte b : body) {
+            if (b == '&' && ++separators >= MAX_FIELDS) {
+                // Counts empty pairs too: a body that needs that many separators is refused either way.
+                throw new RejectedDelivery(Rejection.TOO_MANY_FIELDS,
+                        "the form body has more than " + MAX_FIELDS + " fields");
+            }
+        }
         var fields = new ArrayList<Field>();
         int start = 0;
         while (start <= body.length) {

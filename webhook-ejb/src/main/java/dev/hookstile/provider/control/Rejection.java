@@ -6,6 +6,7 @@ package dev.hookstile.provider.control;
  */
 public enum Rejection {
     PAYLOAD_TOO_LARGE(413, "payload-too-large", "Payload too large"),
+    TOO_MANY_FIELDS(413, "too-many-fields", "Too many form fields"),
     BODY_TIMEOUT(408, "body-timeout", "Request body too slow"),
     UNKNOWN_SOURCE(404, "unknown-source", "Unknown source"),
     METHOD_NOT_ALLOWED(405, "method-not-allowed", "Method not allowed"),

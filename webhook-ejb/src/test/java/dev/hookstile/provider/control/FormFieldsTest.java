@@ -112,4 +112,24 @@ class FormFieldsTest {
         assertEquals(Rejection.INVALID_PAYLOAD, assertThrows(RejectedDelivery.class,
                 () -> FormFields.parse(new byte[] {'a', '=', (byte) 0xff})).reason());
     }
+
+    private static String fields(int count) {
+        var body = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            body.append(i == 0 ? "" : "&").append("f").append(i).append("=v");
+        }
+        return body.toString();
+    }
+
+    @Test
+    void acceptsAsManyFieldsAsTheLimit() throws RejectedDelivery {
+        assertEquals(FormFields.MAX_FIELDS, parse(fields(FormFields.MAX_FIELDS)).size());
+    }
+
+    @Test
+    void refusesMoreFieldsThanTheLimitBeforeDecodingAny() {
+        assertEquals(Rejection.TOO_MANY_FIELDS, rejection(fields(FormFields.MAX_FIELDS + 1)));
+        // Not even a malformed escape is reached: the count comes first.
+        assertEquals(Rejection.TOO_MANY_FIELDS, rejection("a=%zz" + "&".repeat(FormFields.MAX_FIELDS)));
+    }
 }

@@ -114,6 +114,13 @@ class TwilioTest {
     }
 
     @Test
+    void refusesAFormOfTooManyFieldsBeforeCheckingItsSignature() {
+        String body = DOCS_BODY + "&x=1".repeat(FormFields.MAX_FIELDS);
+
+        assertEquals(Rejection.TOO_MANY_FIELDS, rejection(signed(DOCS_SIGNATURE, body), behindProxy(DOCS_TOKEN)));
+    }
+
+    @Test
     void rejectsTheDocsExampleUnderAnotherPublicUrl() {
         assertEquals(Rejection.INVALID_SIGNATURE, rejection(signed(DOCS_SIGNATURE, DOCS_BODY),
                 source(Map.of("public-url", "https://mycompany.com/other.php"), DOCS_TOKEN)));
