@@ -40,10 +40,25 @@ public class EventProcessor {
     @ConfigProperty(name = "HOOKSTILE_PROCESSING_MAX_REDELIVERIES", defaultValue = "-1")
     int maxRedeliveries;
 
+    /**
+     * The Java priority of the threads that process events, below ingest's (5) by default. Acks are the latency a
+     * sender waits for; processing has the queue in front of it and catches up. The JVM applies it only with
+     * {@code -XX:ThreadPriorityPolicy=1} (the launcher's default): Linux then runs these threads at a higher nice
+     * value, so under a burst the request threads get the CPU first.
+     */
+    @Inject
+    @ConfigProperty(name = "hookstile.processing.thread-priority", defaultValue = "1")
+    int threadPriority;
+
     private final Clock clock = Clock.systemUTC();
 
     /** @param deliveryCount the broker's delivery count of this message (1 for the first) */
     public Outcome process(WebhookEvent event, String headersJson, int deliveryCount) {
+        Thread current = Thread.currentThread();
+        int priority = Math.max(Thread.MIN_PRIORITY, Math.min(Thread.MAX_PRIORITY, threadPriority));
+        if (current.getPriority() != priority) {
+            current.setPriority(priority);
+        }
         Optional<Source> source = sources.find(event.source());
         var attempts = new Attempts(event, headersJson,
                 source.map(Source::maxAttempts).orElse(sources.defaultMaxAttempts()),
