@@ -48,6 +48,10 @@ class CrashRecoveryIT {
             }
 
             server.kill();
+            // The transaction log is kept in the data directory, which a restart keeps (the runtime directory it
+            // defaults to is emptied at every start), so a transaction in doubt at the crash is recovered.
+            assertTrue(Files.isDirectory(work.resolve("data").resolve("tx").resolve("server").resolve("tx")),
+                    "the transaction log is under the data directory");
             Files.delete(hold);
             server.start();
 
