@@ -59,10 +59,7 @@ public class EventProcessor {
         if (current.getPriority() != priority) {
             current.setPriority(priority);
         }
-        Optional<Source> source = sources.find(event.source());
-        var attempts = new Attempts(event, headersJson,
-                source.map(Source::maxAttempts).orElse(sources.defaultMaxAttempts()),
-                source.map(Source::retries).orElse(sources.defaultRetries()));
+        Attempts attempts = attemptsOf(event, headersJson);
         try {
             return processing.attempt(attempts);
         } catch (RuntimeException e) {
@@ -92,5 +89,34 @@ public class EventProcessor {
             // a restart.
             Thread.interrupted();
         }
+    }
+
+    /**
+     * An event the broker gave up on: its last delivery could not even record a failure (the database was down)
+     * and the broker moved the message to its dead letter queue. Recorded {@code dead}, replayable, with why; an
+     * event another delivery finished meanwhile is left as it is.
+     *
+     * @param cause the broker's reason, if it gave one
+     * @return {@link Outcome#DEAD}, or {@link Outcome#DUPLICATE} when the event was already finished
+     * @throws RuntimeException when it cannot be recorded either (the database is still down): roll back, retry
+     */
+    public Outcome abandonedByBroker(WebhookEvent event, String headersJson, String cause) {
+        Attempts attempts = attemptsOf(event, headersJson);
+        attempts.failed(new Failure(Failure.Kind.PERMANENT, Failure.bounded(
+                "the broker gave up redelivering it (HOOKSTILE_PROCESSING_MAX_REDELIVERIES=" + maxRedeliveries + ")"
+                        + (cause == null || cause.isBlank() ? "" : ": " + cause)), clock.instant()));
+        Optional<EventStatus> recorded = log.recordFailure(attempts, true, clock.instant());
+        if (recorded.isEmpty()) {
+            return Outcome.DUPLICATE;
+        }
+        LOG.log(Level.WARNING, () -> "Dead: " + event + ", taken from the broker's dead letter queue");
+        return Outcome.DEAD;
+    }
+
+    private Attempts attemptsOf(WebhookEvent event, String headersJson) {
+        Optional<Source> source = sources.find(event.source());
+        return new Attempts(event, headersJson,
+                source.map(Source::maxAttempts).orElse(sources.defaultMaxAttempts()),
+                source.map(Source::retries).orElse(sources.defaultRetries()));
     }
 }

@@ -42,7 +42,12 @@ public record Failure(Kind kind, String summary, java.time.Instant at) {
                 break;
             }
         }
-        String oneLine = text.toString().replaceAll("\\p{Cntrl}+", " ");
+        return bounded(text.toString());
+    }
+
+    /** One line of at most {@value #MAX_SUMMARY} characters, without control characters. */
+    static String bounded(String text) {
+        String oneLine = text.replaceAll("\\p{Cntrl}+", " ");
         return oneLine.length() > MAX_SUMMARY ? oneLine.substring(0, MAX_SUMMARY - 3) + "..." : oneLine;
     }
 }

@@ -63,6 +63,9 @@ public class EventsProbe {
             if (attempt.getFailure() != null) {
                 line.add("failure", attempt.getFailure());
             }
+            if (attempt.getError() != null) {
+                line.add("error", attempt.getError());
+            }
             history.add(line);
         }
         return json.add("effects", attempts.size()).add("effectAttempts", effects).add("history", history)

@@ -1,0 +1,82 @@
+package dev.hookstile.processing.boundary;
+
+import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.ingest.control.EventMessage;
+import dev.hookstile.processing.control.EventProcessor;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.MessageDriven;
+import jakarta.ejb.MessageDrivenContext;
+import jakarta.inject.Inject;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Reads Hookstile's events out of the broker's dead letter queue and records each {@code dead}, so that nothing the
+ * broker gave up on stays where no operator looks. A message lands there only with a redelivery limit
+ * ({@code HOOKSTILE_PROCESSING_MAX_REDELIVERIES}) and only when its last delivery could not even record the failure
+ * (the database was down): every other last delivery records the event dead itself.
+ *
+ * <p>The dead letter queue may be shared with other applications on an external broker: the selector takes only
+ * messages with Hookstile's own properties. Redelivered without limit, with back-off, until the database takes the
+ * record: a dead letter has nowhere further to go.
+ */
+@MessageDriven(activationConfig = {
+        @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = EventConsumer.RESOURCE_ADAPTER),
+        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+        @ActivationConfigProperty(propertyName = "destination",
+                propertyValue = "${ENV=HOOKSTILE_BROKER_DEAD_LETTER_QUEUE:ActiveMQ.DLQ}"),
+        @ActivationConfigProperty(propertyName = "messageSelector", propertyValue = DeadLetterConsumer.SELECTOR),
+        @ActivationConfigProperty(propertyName = "maxSessions", propertyValue = "1"),
+        @ActivationConfigProperty(propertyName = "maximumRedeliveries", propertyValue = "-1"),
+        @ActivationConfigProperty(propertyName = "initialRedeliveryDelay",
+                propertyValue = "${ENV=HOOKSTILE_PROCESSING_REDELIVERY_DELAY_MS:1000}"),
+        @ActivationConfigProperty(propertyName = "useExponentialBackOff", propertyValue = "true"),
+        @ActivationConfigProperty(propertyName = "backOffMultiplier", propertyValue = "2"),
+        @ActivationConfigProperty(propertyName = "maximumRedeliveryDelay",
+                propertyValue = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERY_DELAY_MS:60000}")
+})
+public class DeadLetterConsumer implements MessageListener {
+
+    static final String SELECTOR = EventMessage.SOURCE + " IS NOT NULL AND " + EventMessage.PROVIDER
+            + " IS NOT NULL AND " + EventMessage.EVENT_ID + " IS NOT NULL AND " + EventMessage.RECEIVED_AT
+            + " IS NOT NULL";
+
+    /** Set by ActiveMQ on a message it moves to the dead letter queue. */
+    private static final String BROKER_CAUSE = "dlqDeliveryFailureCause";
+
+    private static final Logger LOG = Logger.getLogger(DeadLetterConsumer.class.getName());
+
+    @Inject
+    EventProcessor processor;
+
+    @Resource
+    MessageDrivenContext context;
+
+    @Override
+    public void onMessage(Message message) {
+        WebhookEvent event;
+        String headersJson;
+        String cause;
+        try {
+            event = EventMessage.read(message);
+            headersJson = EventMessage.headersJson(message);
+            cause = message.getStringProperty(BROKER_CAUSE);
+        } catch (JMSException | RuntimeException unreadable) {
+            LOG.log(Level.SEVERE, unreadable, () -> "Consumed an unreadable dead letter with Hookstile's properties, "
+                    + "not recorded: " + message);
+            return;
+        }
+        try {
+            processor.abandonedByBroker(event, headersJson, cause);
+        } catch (RuntimeException e) {
+            context.setRollbackOnly();
+            LOG.log(Level.WARNING, e, () -> "Could not record " + event + " from the dead letter queue; rolled back "
+                    + "for redelivery");
+        }
+    }
+}
