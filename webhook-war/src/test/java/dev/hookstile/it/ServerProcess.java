@@ -140,7 +140,7 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (var socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {

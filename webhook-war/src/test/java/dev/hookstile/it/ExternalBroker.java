@@ -1,0 +1,90 @@
+package dev.hookstile.it;
+
+import org.apache.activemq.broker.BrokerService;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * A standalone ActiveMQ Classic 6.1.8 broker in a process of its own, as an operator runs one, built from the Maven
+ * artifacts (Maven Central has no 6.x distribution): persistent in KahaDB, a TCP connector on a free port. The
+ * fault tests point {@code HOOKSTILE_BROKER_URL} at it and kill it with {@code kill -9}.
+ */
+public final class ExternalBroker implements AutoCloseable {
+
+    private final Path work;
+    private final int port = ServerProcess.freePort();
+    private Process process;
+    private int starts;
+
+    public ExternalBroker(Path work) throws IOException {
+        this.work = Files.createDirectories(work);
+    }
+
+    public String url() {
+        return "tcp://127.0.0.1:" + port;
+    }
+
+    /** Starts the broker on its data directory (kept across restarts) and waits until it accepts connections. */
+    public ExternalBroker start() {
+        starts++;
+        var builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"), ExternalBroker.class.getName(),
+                String.valueOf(port), work.resolve("data").toString())
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve("broker-" + starts + ".log").toFile());
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                fail("the broker exited with " + process.exitValue() + "; see " + work);
+            }
+            try (var probe = new Socket("127.0.0.1", port)) {
+                return this;
+            } catch (IOException notYet) {
+                Webhooks.sleep(Duration.ofMillis(200));
+            }
+        }
+        return fail("the broker did not listen within 60 s; see " + work);
+    }
+
+    /** {@code kill -9}. */
+    public void kill() {
+        try {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            kill();
+        }
+    }
+
+    /** The broker process: {@code <port> <data directory>}. */
+    public static void main(String[] args) throws Exception {
+        var broker = new BrokerService();
+        broker.setBrokerName("external");
+        broker.setPersistent(true);
+        broker.setDataDirectory(args[1]);
+        broker.setUseJmx(false);
+        broker.setUseShutdownHook(true);
+        broker.addConnector("tcp://127.0.0.1:" + args[0]);
+        broker.start();
+        broker.waitUntilStopped();
+    }
+}
