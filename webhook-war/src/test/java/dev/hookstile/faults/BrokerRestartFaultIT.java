@@ -77,4 +77,42 @@ class BrokerRestartFaultIT {
             assertEquals(0, verdict.stuck(), verdict.toString());
         }
     }
+
+    @Test
+    void externalBrokerThatStopsAnsweringDoesNotHoldIngest() throws Exception {
+        Path work = ItEnvironment.faultWorkDirectory();
+        String prefix = "frozen-" + UUID.randomUUID() + "-";
+        try (var broker = new ExternalBroker(work.resolve("broker")).start();
+             var server = new ServerProcess(work, Deployments.exportTo(work.resolve("hookstile-it.war")))) {
+            server.with("HOOKSTILE_BROKER_URL", broker.url()).start();
+            Ledger ledger = new Ledger();
+            long frozenAt;
+            long thawedAt;
+            Traffic traffic = Traffic.start(server.webhooks(), prefix, SENDERS);
+            try (traffic) {
+                Webhooks.sleep(Duration.ofSeconds(10));
+                frozenAt = traffic.elapsedMillis();
+                broker.freeze();
+                Webhooks.sleep(DOWN);
+                thawedAt = traffic.elapsedMillis();
+                broker.thaw();
+                Webhooks.sleep(Duration.ofSeconds(20));
+            }
+            var answers = traffic.answers();
+            List<Traffic.Sample> frozen = traffic.sentBetween(frozenAt, thawedAt);
+            long unanswered = frozen.stream().filter(s -> s.status() == Traffic.NO_ANSWER).count();
+            long acked = frozen.stream().filter(s -> s.status() >= 200 && s.status() < 300).count();
+            long slowest = frozen.stream().mapToLong(Traffic.Sample::latencyMillis).max().orElse(0);
+
+            Ledger.Verdict verdict = ledger.awaitSettled(answers, prefix, Duration.ofMinutes(2));
+            Ledger.report("external broker frozen (SIGSTOP) 15 s", verdict, "while frozen: " + frozen.size()
+                    + " sent, " + acked + " acked, " + unanswered + " unanswered, slowest answer " + slowest + " ms");
+
+            assertTrue(frozen.size() > SENDERS, "traffic ran while the broker was frozen: " + frozen.size());
+            assertEquals(0, unanswered, "every request answered within the sender's 10 s while the broker was frozen");
+            assertEquals(0, verdict.lost(), "acknowledged but never processed: " + verdict);
+            assertEquals(0, verdict.doubled(), verdict.toString());
+            assertEquals(0, verdict.stuck(), verdict.toString());
+        }
+    }
 }

@@ -59,6 +59,29 @@ public final class ExternalBroker implements AutoCloseable {
         return fail("the broker did not listen within 60 s; see " + work);
     }
 
+    /** {@code kill -STOP}: the broker stops answering and keeps every socket open, as a hung or swapped-out one does. */
+    public void freeze() {
+        signal("STOP");
+    }
+
+    /** {@code kill -CONT}. */
+    public void thaw() {
+        signal("CONT");
+    }
+
+    private void signal(String signal) {
+        try {
+            int exit = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).start().waitFor();
+            if (exit != 0) {
+                fail("kill -" + signal + " exited with " + exit);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** {@code kill -9}. */
     public void kill() {
         try {
