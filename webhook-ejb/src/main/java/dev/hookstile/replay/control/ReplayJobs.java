@@ -121,7 +121,7 @@ public class ReplayJobs {
             while (!page.isEmpty()) {
                 for (EventSummary event : page) {
                     matched++;
-                    if (replays.replay(event.source(), event.eventId()) == Replays.Result.QUEUED) {
+                    if (replays.replay(event.source(), event.eventId(), null) == Replays.Result.QUEUED) {
                         queued++;
                     }
                 }

@@ -29,6 +29,10 @@ public class Replays {
         QUEUED,
         /** Already queued or being retried; nothing was done. */
         ALREADY_QUEUED,
+        /** A request with the same idempotency key queued this event before; nothing was done now. */
+        QUEUED_BEFORE,
+        /** The idempotency key was used for another event; nothing was done. */
+        KEY_REUSED,
         /** No such event is recorded. */
         NOT_FOUND
     }
@@ -40,14 +44,37 @@ public class Replays {
      */
     static final Duration LOST_REPLAY = Duration.ofMinutes(10);
 
+    /** How long an idempotency key is remembered. */
+    static final Duration KEY_RETENTION = Duration.ofHours(24);
+    static final String FIND_KEY = "SELECT source, event_id FROM replay_request WHERE idempotency_key = ?";
+    static final String RECORD_KEY =
+            "INSERT INTO replay_request (idempotency_key, source, event_id, created_at) VALUES (?, ?, ?, ?)";
+    static final String FORGET_OLD_KEYS = "DELETE FROM replay_request WHERE created_at < ?";
+
     @PersistenceContext(unitName = "hookstile")
     EntityManager em;
 
     @Inject
     EventQueue queue;
 
+    /**
+     * @param idempotencyKey the request's {@code Idempotency-Key}, or {@code null}: a request with a key that already
+     *                       queued this event (within {@link #KEY_RETENTION}) queues nothing again. Recorded only
+     *                       when the event is queued, in the same transaction, so a refused request can be retried
+     *                       with its key.
+     */
     @Transactional(rollbackOn = Exception.class)
-    public Result replay(String source, String eventId) throws HandOffFailure {
+    public Result replay(String source, String eventId, String idempotencyKey) throws HandOffFailure {
+        if (idempotencyKey != null) {
+            @SuppressWarnings("unchecked")
+            java.util.List<Object[]> earlier = em.createNativeQuery(FIND_KEY)
+                    .setParameter(1, idempotencyKey)
+                    .getResultList();
+            if (!earlier.isEmpty()) {
+                Object[] row = earlier.get(0);
+                return source.equals(row[0]) && eventId.equals(row[1]) ? Result.QUEUED_BEFORE : Result.KEY_REUSED;
+            }
+        }
         ReceivedEvent event = em.find(ReceivedEvent.class, new ReceivedEvent.Key(source, eventId));
         if (event == null) {
             return Result.NOT_FOUND;
@@ -61,6 +88,16 @@ public class Replays {
                 .executeUpdate();
         if (requeued == 0) {
             return Result.ALREADY_QUEUED;
+        }
+        if (idempotencyKey != null) {
+            em.createNativeQuery(FORGET_OLD_KEYS).setParameter(1, Timestamp.from(now.minus(KEY_RETENTION)))
+                    .executeUpdate();
+            em.createNativeQuery(RECORD_KEY)
+                    .setParameter(1, idempotencyKey)
+                    .setParameter(2, source)
+                    .setParameter(3, eventId)
+                    .setParameter(4, Timestamp.from(now))
+                    .executeUpdate();
         }
         queue.resend(source, event.getProvider(), eventId, event.getType(), event.getReceivedAt().toInstant(),
                 event.getHeaders(), event.getPayload());

@@ -13,6 +13,7 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.spi.JsonProvider;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -83,16 +84,25 @@ public class EventsResource {
 
     @POST
     @Path("{source}/{eventId}/replay")
-    public Response replay(@PathParam("source") String source, @PathParam("eventId") String eventId) {
+    public Response replay(@PathParam("source") String source, @PathParam("eventId") String eventId,
+                           @HeaderParam("Idempotency-Key") String idempotencyKey) {
         String instance = "/api/events/" + source + "/" + eventId + "/replay";
         if (!QueryParameters.printable(source) || !QueryParameters.printable(eventId)) {
             return notFound(source, eventId);
         }
+        if (idempotencyKey != null && (idempotencyKey.isEmpty() || idempotencyKey.length() > 255
+                || !QueryParameters.printable(idempotencyKey))) {
+            return Problems.of(400, "invalid-idempotency-key", "Invalid idempotency key",
+                    "Idempotency-Key must be 1 to 255 printable characters", instance).build();
+        }
         try {
-            return switch (replays.replay(source, eventId)) {
-                case QUEUED -> Response.accepted(JSON.createObjectBuilder()
+            return switch (replays.replay(source, eventId, idempotencyKey)) {
+                // The same answer for a retried request as for the first: the replay it asked for is under way.
+                case QUEUED, QUEUED_BEFORE -> Response.accepted(JSON.createObjectBuilder()
                         .add("status", "queued").add("source", source).add("eventId", eventId)
                         .build().toString()).build();
+                case KEY_REUSED -> Problems.of(422, "idempotency-key-reused", "Idempotency key reused",
+                        "this Idempotency-Key was used to replay another event", instance).build();
                 case ALREADY_QUEUED -> Problems.of(409, "already-queued", "Already queued",
                         "the event is queued or being retried already; replay it once it is completed or dead",
                         instance).build();

@@ -140,6 +140,39 @@ class FailureHandlingIT {
     }
 
     @Test
+    void aReplayRetriedWithItsIdempotencyKeyRunsTheEventOnce() {
+        String id = deadAndFixed("retried");
+        String key = "replay-" + UUID.randomUUID();
+
+        HttpResponse<String> first = replay(id, key);
+        assertEquals(202, first.statusCode(), first.body());
+        webhooks.awaitRecorded("it", id, completed(), PROCESSING);
+        // The operator's client timed out and sends the same request again, after the replay already ran.
+        HttpResponse<String> retried = replay(id, key);
+        assertEquals(202, retried.statusCode(), retried.body());
+        assertEquals(first.body(), retried.body(), "the same answer as the first request");
+        Webhooks.sleep(Duration.ofSeconds(2));
+
+        JsonObject recorded = webhooks.recorded("it", id);
+        assertEquals(1, recorded.getInt("effects"), "replayed once, not twice");
+        assertEquals(List.of("dead", "completed"), outcomes(recorded));
+
+        String other = deadAndFixed("reused");
+        HttpResponse<String> reused = replay(other, key);
+        assertEquals(422, reused.statusCode(), reused.body());
+        assertTrue(reused.body().contains("idempotency-key-reused"), reused.body());
+        assertEquals("dead", webhooks.recorded("it", other).getString("status"), "the other event was not replayed");
+        HttpResponse<String> invalid = replay(other, "k".repeat(256));
+        assertEquals(400, invalid.statusCode(), invalid.body());
+    }
+
+    private HttpResponse<String> replay(String id, String idempotencyKey) {
+        return webhooks.send(webhooks.operator("api/events/it/" + id + "/replay")
+                .header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    @Test
     void concurrentReplaysRunTheEventOncePerAcceptedReplay() throws Exception {
         String id = deadAndFixed("race");
         ExecutorService pool = Executors.newFixedThreadPool(10);
