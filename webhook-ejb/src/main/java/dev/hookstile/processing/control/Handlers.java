@@ -18,7 +18,9 @@ import java.util.logging.Logger;
 
 /**
  * The deployed {@link WebhookHandler} beans and which events each receives, resolved once per
- * (source, provider, type) and cached, so dispatch costs a map lookup.
+ * (source, provider, type) and cached, so dispatch costs a map lookup. The cache holds at most
+ * {@value #MAX_ROUTES} routes: event types are chosen by senders, and a sender that invents a new one per event must
+ * not grow it without end; beyond that, routes are resolved per event (a scan of a few registrations).
  */
 @ApplicationScoped
 public class Handlers {
@@ -29,8 +31,10 @@ public class Handlers {
     @Any
     Instance<WebhookHandler> beans;
 
-    private List<Registration> registrations;
-    private final Map<String, List<WebhookHandler>> routes = new ConcurrentHashMap<>();
+    static final int MAX_ROUTES = 10_000;
+
+    List<Registration> registrations;
+    final Map<String, List<WebhookHandler>> routes = new ConcurrentHashMap<>();
 
     @PostConstruct
     void discover() {
@@ -60,14 +64,21 @@ public class Handlers {
     }
 
     private List<WebhookHandler> matching(WebhookEvent event) {
-        return routes.computeIfAbsent(
-                event.source() + '\n' + event.provider() + '\n' + event.type(),
-                key -> registrations.stream()
-                        .filter(r -> r.selector().matches(event.source(), event.provider(), event.type()))
-                        .map(Registration::handler)
-                        .toList());
+        String key = event.source() + '\n' + event.provider() + '\n' + event.type();
+        List<WebhookHandler> cached = routes.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        List<WebhookHandler> resolved = registrations.stream()
+                .filter(r -> r.selector().matches(event.source(), event.provider(), event.type()))
+                .map(Registration::handler)
+                .toList();
+        if (routes.size() < MAX_ROUTES) {
+            routes.putIfAbsent(key, resolved);
+        }
+        return resolved;
     }
 
-    private record Registration(String name, HandlerSelector selector, WebhookHandler handler) {
+    record Registration(String name, HandlerSelector selector, WebhookHandler handler) {
     }
 }
