@@ -51,6 +51,15 @@ public class Ingest {
     @ConfigProperty(name = "hookstile.ingest.recent-events", defaultValue = "100000")
     int recentEvents;
 
+    /**
+     * The most events one delivery may carry (Meta batches; 1,000 is Meta's own documented batch limit). Each event
+     * is a message and a row of its own carrying the whole body, so a signed body of tiny items must not fan out
+     * into tens of thousands of them.
+     */
+    @Inject
+    @ConfigProperty(name = "hookstile.ingest.max-events-per-delivery", defaultValue = "1000")
+    int maxEventsPerDelivery;
+
     private final Clock clock = Clock.systemUTC();
     private AcceptedEvents accepted;
 
@@ -70,6 +79,10 @@ public class Ingest {
         VerifiedDelivery verified = source.provider().verify(new Delivery(headers, payload, receivedAt, url), source);
         if (verified.answer() != null) {
             return new Receipt(source.name(), List.of(), verified.answer());
+        }
+        if (verified.events().size() > maxEventsPerDelivery) {
+            throw new RejectedDelivery(Rejection.TOO_MANY_EVENTS, "the delivery carries " + verified.events().size()
+                    + " events; at most " + maxEventsPerDelivery + " are accepted in one");
         }
         for (EventIdentity event : verified.events()) {
             requireValidEventId(event.id());

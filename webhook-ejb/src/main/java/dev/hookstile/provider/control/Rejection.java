@@ -7,6 +7,7 @@ package dev.hookstile.provider.control;
 public enum Rejection {
     PAYLOAD_TOO_LARGE(413, "payload-too-large", "Payload too large"),
     TOO_MANY_FIELDS(413, "too-many-fields", "Too many form fields"),
+    TOO_MANY_EVENTS(413, "too-many-events", "Too many events in one delivery"),
     BODY_TIMEOUT(408, "body-timeout", "Request body too slow"),
     UNKNOWN_SOURCE(404, "unknown-source", "Unknown source"),
     METHOD_NOT_ALLOWED(405, "method-not-allowed", "Method not allowed"),

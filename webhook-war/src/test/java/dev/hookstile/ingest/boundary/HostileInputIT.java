@@ -186,6 +186,27 @@ class HostileInputIT {
     }
 
     @Test
+    void signedMetaBatchOfMoreEventsThanAllowedIsRefusedWith413AndQueuesNone() {
+        long before = webhooks.rejections("too-many-events");
+        long acceptedBefore = webhooks.accepted();
+        var items = new StringBuilder();
+        for (int i = 0; i <= 1_000; i++) {
+            items.append(i == 0 ? "" : ",").append("{\"sender\":{\"id\":\"1\"},\"recipient\":{\"id\":\"2\"},")
+                    .append("\"timestamp\":1,\"message\":{\"mid\":\"m-").append(UUID.randomUUID())
+                    .append("\",\"text\":\"x\"}}");
+        }
+        String body = "{\"object\":\"page\",\"entry\":[{\"id\":\"1\",\"time\":1,\"messaging\":[" + items
+                + "]}]}";
+
+        HttpResponse<String> response = webhooks.send(webhooks.meta(body));
+
+        assertEquals(413, response.statusCode(), response.body());
+        assertTrue(response.body().contains("too-many-events"), response.body());
+        assertEquals(before + 1, webhooks.rejections("too-many-events"), "counted once under too-many-events");
+        assertEquals(acceptedBefore, webhooks.accepted(), "none of its 1,001 events queued");
+    }
+
+    @Test
     void endlessChunkedBodyIsRefusedWith413WhileItIsStillStreaming() throws Exception {
         long before = webhooks.rejections("payload-too-large");
         URI uri = URI.create(webhooks.base());
