@@ -33,6 +33,9 @@ public class ProcessingTransaction {
     @Inject
     Handlers handlers;
 
+    @Inject
+    HandlerDeadline deadline;
+
     /** @throws TryFailed wrapping whatever the try threw, after its transaction was marked for rollback */
     public Outcome run(Attempts attempts, Instant now) throws TryFailed {
         try {
@@ -61,7 +64,7 @@ public class ProcessingTransaction {
             attempts.claimed(attempt - tryIndex, reclaimed.get().replayBase());
         }
         WebhookEvent claimed = event.withAttempt(attempt);
-        handlers.dispatch(claimed);
+        deadline.run(() -> handlers.dispatch(claimed));
         List<Failure> failures = attempts.failures();
         int first = attempt - failures.size();
         for (int i = 0; i < failures.size(); i++) {

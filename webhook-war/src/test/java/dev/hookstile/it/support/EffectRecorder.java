@@ -30,6 +30,7 @@ import java.time.Instant;
  *     <li>{@code broken-...} throws {@link PermanentFailure} until a test "fixes" it (a row in {@code it_fixed});</li>
  *     <li>{@code hold-...} waits while the file named by {@code HOOKSTILE_IT_HOLD_FILE} exists, so a test can crash
  *     the server with events in flight;</li>
+ *     <li>{@code hang-...} sleeps ten minutes, as a handler stuck on a call without a timeout does;</li>
  *     <li>{@code halt-...} halts the JVM right after the try's transaction commits, before the broker hears that
  *     the message was consumed: the crash window this design leaves open.</li>
  * </ul>
@@ -48,6 +49,9 @@ public class EffectRecorder implements WebhookHandler {
     public void handle(WebhookEvent event) throws Exception {
         if (event.eventId().startsWith("hold-")) {
             holdWhileFileExists();
+        }
+        if (event.eventId().startsWith("hang-")) {
+            Thread.sleep(600_000);
         }
         em.createNativeQuery("INSERT INTO it_effect (source, event_id, attempt, recorded_at) VALUES (?1, ?2, ?3, ?4)")
                 .setParameter(1, event.source())

@@ -33,6 +33,8 @@ class CrashRecoveryIT {
         Path hold = Files.createFile(work.resolve("hold"));
         try (var server = new ServerProcess(work, Deployments.exportTo(work.resolve("hookstile-it.war")))) {
             server.with("HOOKSTILE_JAVA_OPTS", "-Xms128m -Xmx512m")
+                    // The held handlers wait for the crash: longer than the ITs' 3 s handler deadline.
+                    .with("HOOKSTILE_PROCESSING_HANDLER_TIMEOUT_SECONDS", "300")
                     .with("HOOKSTILE_IT_HOLD_FILE", hold.toString())
                     .start();
             Webhooks webhooks = server.webhooks();

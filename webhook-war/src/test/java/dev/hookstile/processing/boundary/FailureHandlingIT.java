@@ -140,6 +140,34 @@ class FailureHandlingIT {
     }
 
     @Test
+    void hungHandlersAreCutOffAtTheDeadlineAndDoNotStopOtherEvents() {
+        // More hung events than consumer sessions (8): without a deadline they would hold every session for good.
+        List<String> hung = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            String id = "hang-" + UUID.randomUUID();
+            post(id, "hang");
+            hung.add(id);
+        }
+        List<String> healthy = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String id = "ok-" + UUID.randomUUID();
+            post(id, "ok");
+            healthy.add(id);
+        }
+
+        for (String id : healthy) {
+            assertEquals(1, webhooks.awaitRecorded("it", id, completed(), Duration.ofSeconds(90)).getInt("effects"));
+        }
+        for (String id : hung) {
+            JsonObject recorded = webhooks.awaitRecorded("it", id,
+                    s -> List.of("retrying", "dead").contains(s.getString("status")), Duration.ofSeconds(90));
+            assertEquals(0, recorded.getInt("effects"), "a cut-off try rolls back its effect");
+            String error = recorded.getJsonArray("history").getJsonObject(0).getString("error", "");
+            assertTrue(error.contains("did not finish within 3 s"), error);
+        }
+    }
+
+    @Test
     void aReplayRetriedWithItsIdempotencyKeyRunsTheEventOnce() {
         String id = deadAndFixed("retried");
         String key = "replay-" + UUID.randomUUID();
