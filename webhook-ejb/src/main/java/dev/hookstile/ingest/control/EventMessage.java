@@ -65,6 +65,19 @@ public final class EventMessage {
         return json.build().toString();
     }
 
+    /** A message read back: the event, its headers as sent, and the broker's delivery count (1 for the first). */
+    public record Received(WebhookEvent event, String headersJson, int deliveryCount) {
+    }
+
+    /**
+     * Reads a message back whole.
+     *
+     * @throws JMSException or a {@link RuntimeException} when it is not a message Hookstile wrote
+     */
+    public static Received receive(Message message) throws JMSException {
+        return new Received(read(message), headersJson(message), deliveryCount(message));
+    }
+
     /** The headers property exactly as sent, for storing without re-encoding. */
     public static String headersJson(Message message) throws JMSException {
         String json = message.getStringProperty(HEADERS);

@@ -32,15 +32,9 @@ import java.util.logging.Logger;
                 maxPoolSize = 32,
                 maxIdleTime = 300,
                 properties = {
-                        // A pooled connection that died with a database restart is replaced before use, instead of
-                        // costing a failed delivery. At most once per 2 s per connection: validating on every
-                        // allocation cost a round trip per request and per try, a tenth of the ingest and consumer
-                        // CPU (profiled).
-                        "fish.payara.is-connection-validation-required=true",
-                        "fish.payara.validate-atmost-once-period-in-seconds=2",
-                        "fish.payara.connection-validation-method=custom-validation",
-                        "fish.payara.validation-classname=org.glassfish.api.jdbc.validation.JDBC40ConnectionValidation",
-                        "fish.payara.fail-all-connections=true"
+                        SchemaMigration.VALIDATED, SchemaMigration.VALIDATED_AT_MOST_EVERY_2_S,
+                        SchemaMigration.VALIDATED_BY_DRIVER, SchemaMigration.VALIDATION_CLASS,
+                        SchemaMigration.ALL_REPLACED_ON_FAILURE
                 }),
         // Ingest's duplicate lookup, apart: every wait on it is bounded by about a second, where the processing
         // pool's bound (the socket timeout) must outlast a handler's statements. The pool validates with
@@ -58,11 +52,9 @@ import java.util.logging.Logger;
                 properties = {
                         "socketTimeoutSeconds=1",
                         "fish.payara.max-wait-time-in-millis=1000",
-                        "fish.payara.is-connection-validation-required=true",
-                        "fish.payara.validate-atmost-once-period-in-seconds=2",
-                        "fish.payara.connection-validation-method=custom-validation",
-                        "fish.payara.validation-classname=org.glassfish.api.jdbc.validation.JDBC40ConnectionValidation",
-                        "fish.payara.fail-all-connections=true"
+                        SchemaMigration.VALIDATED, SchemaMigration.VALIDATED_AT_MOST_EVERY_2_S,
+                        SchemaMigration.VALIDATED_BY_DRIVER, SchemaMigration.VALIDATION_CLASS,
+                        SchemaMigration.ALL_REPLACED_ON_FAILURE
                 })
 })
 @Singleton
@@ -71,6 +63,16 @@ import java.util.logging.Logger;
 public class SchemaMigration {
 
     public static final String DATA_SOURCE = "java:app/jdbc/hookstile";
+    // Both pools: a pooled connection that died with a database restart is replaced before use, instead of costing a
+    // failed delivery. At most once per 2 s per connection: validating on every allocation cost a round trip per
+    // request and per try, a tenth of the ingest and consumer CPU (profiled).
+    static final String VALIDATED = "fish.payara.is-connection-validation-required=true";
+    static final String VALIDATED_AT_MOST_EVERY_2_S = "fish.payara.validate-atmost-once-period-in-seconds=2";
+    static final String VALIDATED_BY_DRIVER = "fish.payara.connection-validation-method=custom-validation";
+    static final String VALIDATION_CLASS =
+            "fish.payara.validation-classname=org.glassfish.api.jdbc.validation.JDBC40ConnectionValidation";
+    static final String ALL_REPLACED_ON_FAILURE = "fish.payara.fail-all-connections=true";
+
     /** The same database, pooled apart for ingest's duplicate lookup, with every wait bounded by about a second. */
     public static final String LOOKUP_DATA_SOURCE = "java:app/jdbc/hookstile-lookup";
     private static final long RETRY_MILLIS = 10_000;

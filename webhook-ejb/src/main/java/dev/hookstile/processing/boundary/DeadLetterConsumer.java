@@ -1,6 +1,5 @@
 package dev.hookstile.processing.boundary;
 
-import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.ingest.control.EventMessage;
 import dev.hookstile.processing.control.EventProcessor;
 import jakarta.annotation.Resource;
@@ -59,12 +58,10 @@ public class DeadLetterConsumer implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
-        WebhookEvent event;
-        String headersJson;
+        EventMessage.Received received;
         String cause;
         try {
-            event = EventMessage.read(message);
-            headersJson = EventMessage.headersJson(message);
+            received = EventMessage.receive(message);
             cause = message.getStringProperty(BROKER_CAUSE);
         } catch (JMSException | RuntimeException unreadable) {
             LOG.log(Level.SEVERE, unreadable, () -> "Consumed an unreadable dead letter with Hookstile's properties, "
@@ -72,11 +69,11 @@ public class DeadLetterConsumer implements MessageListener {
             return;
         }
         try {
-            processor.abandonedByBroker(event, headersJson, cause);
+            processor.abandonedByBroker(received.event(), received.headersJson(), cause);
         } catch (RuntimeException e) {
             context.setRollbackOnly();
-            LOG.log(Level.WARNING, e, () -> "Could not record " + event + " from the dead letter queue; rolled back "
-                    + "for redelivery");
+            LOG.log(Level.WARNING, e, () -> "Could not record " + received.event() + " from the dead letter queue; "
+                    + "rolled back for redelivery");
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.hookstile.processing.boundary;
 
-import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.ingest.control.EventMessage;
 import dev.hookstile.ingest.control.EventQueue;
 import dev.hookstile.processing.control.EventProcessor;
@@ -75,13 +74,9 @@ public class EventConsumer implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
-        WebhookEvent event;
-        String headersJson;
-        int deliveryCount;
+        EventMessage.Received received;
         try {
-            event = EventMessage.read(message);
-            headersJson = EventMessage.headersJson(message);
-            deliveryCount = EventMessage.deliveryCount(message);
+            received = EventMessage.receive(message);
         } catch (JMSException | RuntimeException unreadable) {
             // Not a message Hookstile wrote (another producer on the queue): no delivery can ever process it, so it is
             // consumed, not redelivered forever, and logged in full for whoever sent it.
@@ -90,7 +85,8 @@ public class EventConsumer implements MessageListener {
             return;
         }
         try {
-            Outcome outcome = processor.process(event, headersJson, deliveryCount);
+            Outcome outcome = processor.process(received.event(), received.headersJson(),
+                    received.deliveryCount());
             if (outcome.redeliver()) {
                 context.setRollbackOnly();
             }
