@@ -76,8 +76,12 @@ public final class Webhooks {
     }
 
     public HttpRequest.Builder github(String deliveryId, String event, String body, String secret) {
+        return github("gh", deliveryId, event, body, secret);
+    }
+
+    public HttpRequest.Builder github(String source, String deliveryId, String event, String body, String secret) {
         String signature = HexFormat.of().formatHex(hmac("HmacSHA256", secret.getBytes(StandardCharsets.UTF_8), body));
-        return post("gh", body)
+        return post(source, body)
                 .header("X-GitHub-Delivery", deliveryId)
                 .header("X-GitHub-Event", event)
                 .header("X-Hub-Signature-256", "sha256=" + signature);

@@ -97,6 +97,11 @@ public class EventClaim {
                 event.source(), event.eventId()) == 1;
     }
 
+    /** Sets the status of an event claimed in this transaction, with the reason an operator reads. */
+    public void setStatus(WebhookEvent event, EventStatus status, String reason) {
+        update(ReceivedEvent.SET_STATUS, status.column(), reason, event.source(), event.eventId());
+    }
+
     /** Adds a line to the event's history. */
     public void recordAttempt(WebhookEvent event, int attempt, String outcome, String failure, String error,
                               Instant at) {

@@ -66,6 +66,12 @@ public class ReceivedEvent {
                                         last_error, headers, payload)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING""";
+    /**
+     * An event claimed in this transaction turned out to repeat another's body: recorded with the given status
+     * ({@code ignored}) and the reason, its handlers not run.
+     */
+    public static final String SET_STATUS = """
+            UPDATE received_event SET status = ?, last_error = ? WHERE source = ? AND event_id = ?""";
     /** Never overwrites a completed event: a concurrent delivery may have processed it meanwhile. */
     public static final String UPDATE_FAILURE = """
             UPDATE received_event SET status = ?, attempts = ?, last_error = ?, updated_at = ?

@@ -2,6 +2,7 @@ package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +17,7 @@ public final class Attempts {
     private final String headersJson;
     private final int maxAttempts;
     private final int retries;
+    private final Duration bodyWindow;
     private final List<Failure> failures = new ArrayList<>(2);
     private boolean claimed;
     private int attemptsBefore;
@@ -24,16 +26,26 @@ public final class Attempts {
     /**
      * @param maxAttempts attempts allowed before the event is dead, counted from its last replay
      * @param retries     in-process retries allowed within this delivery
+     * @param bodyWindow  how long a body, once processed, makes a repeat of it under another id ignored; zero: never
      */
-    Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries) {
+    Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries, Duration bodyWindow) {
         this.event = event;
         this.headersJson = headersJson;
         this.maxAttempts = maxAttempts;
         this.retries = retries;
+        this.bodyWindow = bodyWindow;
+    }
+
+    Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries) {
+        this(event, headersJson, maxAttempts, retries, Duration.ZERO);
     }
 
     WebhookEvent event() {
         return event;
+    }
+
+    Duration bodyWindow() {
+        return bodyWindow;
     }
 
     String headersJson() {

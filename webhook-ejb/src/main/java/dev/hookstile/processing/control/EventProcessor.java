@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -117,6 +118,7 @@ public class EventProcessor {
         Optional<Source> source = sources.find(event.source());
         return new Attempts(event, headersJson,
                 source.map(Source::maxAttempts).orElse(sources.defaultMaxAttempts()),
-                source.map(Source::retries).orElse(sources.defaultRetries()));
+                source.map(Source::retries).orElse(sources.defaultRetries()),
+                source.map(Source::bodyDedupWindow).orElse(Duration.ZERO));
     }
 }

@@ -1,6 +1,7 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.dedup.control.BodyFingerprints;
 import dev.hookstile.dedup.control.EventClaim;
 import dev.hookstile.dedup.entity.EventStatus;
 import jakarta.ejb.Stateless;
@@ -31,6 +32,9 @@ public class ProcessingTransaction {
     EventClaim claim;
 
     @Inject
+    BodyFingerprints fingerprints;
+
+    @Inject
     Handlers handlers;
 
     @Inject
@@ -52,19 +56,40 @@ public class ProcessingTransaction {
         int tryIndex = attempts.tryIndex();
         EventStatus status = handlers.handles(event) ? EventStatus.COMPLETED : EventStatus.IGNORED;
         int attempt;
+        int replayBase;
         if (claim.claimNew(event.withAttempt(tryIndex), attempts.headersJson(), status, now)) {
             attempt = tryIndex;
-            attempts.claimed(0, 0);
+            replayBase = 0;
         } else {
             Optional<EventClaim.State> reclaimed = claim.reclaim(event, status, tryIndex, now);
             if (reclaimed.isEmpty()) {
                 return Outcome.DUPLICATE;
             }
             attempt = reclaimed.get().attempts();
-            attempts.claimed(attempt - tryIndex, reclaimed.get().replayBase());
+            replayBase = reclaimed.get().replayBase();
         }
+        attempts.claimed(attempt - tryIndex, replayBase);
         WebhookEvent claimed = event.withAttempt(attempt);
+        // After the claim, so a second delivery of this very event stops at its claim and never looks; skipped for
+        // a replayed event: the operator asked for it to run.
+        Optional<BodyFingerprints.Repeat> repeat = attempts.bodyWindow().isZero() || replayBase > 0
+                ? Optional.empty() : fingerprints.repeatOf(event, attempts.bodyWindow());
+        if (repeat.isPresent()) {
+            status = EventStatus.IGNORED;
+            String reason = "repeats the body of event " + repeat.get().eventId() + " (received "
+                    + repeat.get().receivedAt() + ") within the source's body deduplication window of "
+                    + attempts.bodyWindow().toSeconds() + " s";
+            claim.setStatus(claimed, status, reason);
+            recordHistory(attempts, claimed, attempt, status, reason, now);
+            return Outcome.IGNORED;
+        }
         deadline.run(() -> handlers.dispatch(claimed));
+        recordHistory(attempts, claimed, attempt, status, null, now);
+        return status == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED;
+    }
+
+    private void recordHistory(Attempts attempts, WebhookEvent claimed, int attempt, EventStatus status, String note,
+                               Instant now) {
         List<Failure> failures = attempts.failures();
         int first = attempt - failures.size();
         for (int i = 0; i < failures.size(); i++) {
@@ -72,7 +97,6 @@ public class ProcessingTransaction {
             claim.recordAttempt(claimed, first + i, EventStatus.RETRYING.column(), failure.kind().column(),
                     failure.summary(), failure.at());
         }
-        claim.recordAttempt(claimed, attempt, status.column(), null, null, now);
-        return status == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED;
+        claim.recordAttempt(claimed, attempt, status.column(), null, note, now);
     }
 }

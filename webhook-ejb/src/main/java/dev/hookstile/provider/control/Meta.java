@@ -70,6 +70,11 @@ final class Meta implements Provider {
     }
 
     @Override
+    public boolean deliversBatches() {
+        return true;
+    }
+
+    @Override
     public Set<String> settingNames() {
         return Set.of(VERIFY_TOKEN);
     }

@@ -25,6 +25,11 @@ public interface Provider {
      */
     VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery;
 
+    /** Whether one delivery can carry several events, all in one signed body. */
+    default boolean deliversBatches() {
+        return false;
+    }
+
     /** Turns a configured secret into HMAC key bytes; throws {@link IllegalArgumentException} if it is malformed. */
     default byte[] decodeSecret(String secret) {
         return secret.getBytes(StandardCharsets.UTF_8);

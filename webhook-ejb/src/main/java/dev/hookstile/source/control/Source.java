@@ -17,9 +17,11 @@ import java.util.Optional;
  * @param settings    provider-specific settings ({@code hookstile.sources.<name>.<key>})
  * @param maxAttempts processing attempts (in-process retries and redeliveries together) before an event is dead
  * @param retries     in-process retries of a transient failure within one delivery, before the broker's back-off
+ * @param bodyDedupWindow how long a processed body makes a repeat of it under another event id {@code ignored};
+ *                        zero (the default) deduplicates on the event id alone
  */
 public record Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                     Map<String, String> settings, int maxAttempts, int retries) {
+                     Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow) {
 
     public static final int DEFAULT_MAX_ATTEMPTS = 8;
     public static final int DEFAULT_RETRIES = 2;
@@ -35,6 +37,14 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         if (retries < 0 || retries > MAX_RETRIES) {
             throw new IllegalArgumentException("retries must be between 0 and " + MAX_RETRIES);
         }
+        if (bodyDedupWindow.isNegative()) {
+            throw new IllegalArgumentException("bodyDedupWindow must not be negative");
+        }
+    }
+
+    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
+                  Map<String, String> settings, int maxAttempts, int retries) {
+        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, Duration.ZERO);
     }
 
     public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
@@ -50,6 +60,7 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
     public String toString() {
         // Never print the secrets.
         return "Source[" + name + ", provider=" + provider.name() + ", secrets=" + secrets.size()
-                + ", tolerance=" + tolerance.toSeconds() + "s, maxAttempts=" + maxAttempts + ", retries=" + retries + "]";
+                + ", tolerance=" + tolerance.toSeconds() + "s, maxAttempts=" + maxAttempts + ", retries=" + retries
+                + (bodyDedupWindow.isZero() ? "" : ", bodyDedupWindow=" + bodyDedupWindow.toSeconds() + "s") + "]";
     }
 }

@@ -27,8 +27,10 @@ import java.util.regex.Pattern;
 /**
  * The configured sources, read once at start-up from MicroProfile Config:
  * {@code hookstile.sources} (names), {@code hookstile.sources.<name>.provider}, {@code .secrets} (comma-separated),
- * {@code .secrets-file}, {@code .tolerance-seconds}. As environment variables: {@code HOOKSTILE_SOURCES},
- * {@code HOOKSTILE_SOURCES_<NAME>_PROVIDER}, {@code _SECRETS}, {@code _SECRETS_FILE}, {@code _TOLERANCE_SECONDS}.
+ * {@code .secrets-file}, {@code .tolerance-seconds}, {@code .max-attempts}, {@code .retries},
+ * {@code .body-dedup-window-seconds}. As environment variables: {@code HOOKSTILE_SOURCES},
+ * {@code HOOKSTILE_SOURCES_<NAME>_PROVIDER}, {@code _SECRETS}, {@code _SECRETS_FILE}, {@code _TOLERANCE_SECONDS},
+ * {@code _MAX_ATTEMPTS}, {@code _RETRIES}, {@code _BODY_DEDUP_WINDOW_SECONDS}.
  *
  * <p>A source that is misconfigured fails the deployment: accepting webhooks we cannot verify would be worse than
  * not starting.
@@ -140,8 +142,20 @@ public class Sources {
             throw new SourceConfigurationException("source '" + name + "': " + envName(key + "retries")
                     + " must be between 0 and " + Source.MAX_RETRIES);
         }
+        long bodyWindowSeconds = config.getOptionalValue(key + "body-dedup-window-seconds", Long.class).orElse(0L);
+        if (bodyWindowSeconds < 0) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "body-dedup-window-seconds")
+                    + " must not be negative");
+        }
+        if (bodyWindowSeconds > 0 && provider.deliversBatches()) {
+            // Every event of a batch shares the body: all but the first would be ignored. Such providers sign the
+            // ids inside the body, which is what the option stands in for.
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "body-dedup-window-seconds")
+                    + " cannot be used with provider " + provider.name() + ", whose deliveries carry several events"
+                    + " in one body (their ids are signed)");
+        }
         return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts,
-                retries);
+                retries, Duration.ofSeconds(bodyWindowSeconds));
     }
 
     private static List<String> readSecretsFile(String source, String file) {

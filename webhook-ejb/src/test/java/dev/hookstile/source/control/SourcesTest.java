@@ -392,4 +392,43 @@ class SourcesTest {
 
         assertTrue(failure.getMessage().contains("HOOKSTILE_SOURCES_GH_RETRIES"), failure.getMessage());
     }
+
+    @Test
+    void deduplicatesOnTheEventIdAloneUnlessABodyWindowIsSet() {
+        var sources = sources(Map.of(
+                "hookstile.sources", "gh, shop",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s",
+                "hookstile.sources.gh.body-dedup-window-seconds", "86400",
+                "hookstile.sources.shop.provider", "shopify",
+                "hookstile.sources.shop.secrets", "s"));
+
+        assertEquals(Duration.ofDays(1), sources.find("gh").orElseThrow().bodyDedupWindow());
+        assertEquals(Duration.ZERO, sources.find("shop").orElseThrow().bodyDedupWindow());
+    }
+
+    @Test
+    void rejectsANegativeBodyWindowNamingTheVariable() {
+        var e = failure(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s",
+                "hookstile.sources.gh.body-dedup-window-seconds", "-1"));
+
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_GH_BODY_DEDUP_WINDOW_SECONDS"), e.getMessage());
+    }
+
+    @Test
+    void rejectsABodyWindowForAProviderThatBatchesEventsInOneBody() {
+        // Every event of a Meta batch shares the body: with the option all but the first would be ignored.
+        var e = failure(Map.of(
+                "hookstile.sources", "wa",
+                "hookstile.sources.wa.provider", "meta",
+                "hookstile.sources.wa.secrets", "s",
+                "hookstile.sources.wa.verify-token", "t",
+                "hookstile.sources.wa.body-dedup-window-seconds", "3600"));
+
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_WA_BODY_DEDUP_WINDOW_SECONDS"), e.getMessage());
+        assertTrue(e.getMessage().contains("meta"), e.getMessage());
+    }
 }

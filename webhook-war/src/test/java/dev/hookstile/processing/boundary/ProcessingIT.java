@@ -168,4 +168,83 @@ class ProcessingIT {
         assertEquals(1, recorded.getInt("effects"));
         assertEquals(200, webhooks.send(webhooks.stripe(body)).statusCode(), "a redelivery is a duplicate");
     }
+
+    /**
+     * A captured GitHub delivery sent again under a fresh {@code X-GitHub-Delivery} (the id is not signed, the body
+     * is): the source {@code ghbody} deduplicates on the body for an hour, {@code gh} on the id alone.
+     */
+    @Test
+    void signedBodyResentUnderAFreshDeliveryIdIsProcessedOnceWhereTheSourceDeduplicatesBodies() {
+        String body = "{\"action\":\"opened\",\"number\":" + System.nanoTime() + "}";
+        String original = "body-" + UUID.randomUUID();
+        String replayed = "body-" + UUID.randomUUID();
+
+        assertEquals(202, webhooks.send(webhooks.github("ghbody", original, "issues", body, Webhooks.GITHUB_SECRET))
+                .statusCode());
+        webhooks.awaitRecorded("ghbody", original, completed(), PROCESSING);
+        HttpResponse<String> resent = webhooks.send(
+                webhooks.github("ghbody", replayed, "issues", body, Webhooks.GITHUB_SECRET));
+
+        // Accepted like any new id (ingest does not look at bodies), then recorded as ignored with the reason.
+        assertEquals(202, resent.statusCode(), resent.body());
+        JsonObject repeat = webhooks.awaitRecorded("ghbody", replayed,
+                state -> "ignored".equals(state.getString("status")), PROCESSING);
+        assertEquals(0, repeat.getInt("effects"), "the handlers did not run for the repeated body");
+        String reason = repeat.getJsonArray("history").getJsonObject(0).getString("error");
+        assertTrue(reason.contains(original), reason);
+        assertEquals(1, webhooks.recorded("ghbody", original).getInt("effects"));
+
+        // An operator's replay of the repeat runs it: the operator asked for it.
+        HttpResponse<String> replay = webhooks.send(webhooks.operator("api/events/ghbody/" + replayed + "/replay")
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
+        assertEquals(202, replay.statusCode(), replay.body());
+        assertEquals(1, webhooks.awaitRecorded("ghbody", replayed, completed(), PROCESSING).getInt("effects"));
+
+        // The same two deliveries to a source without the option: two events, each processed.
+        String other = "body-" + UUID.randomUUID();
+        assertEquals(202, webhooks.send(webhooks.github("gh", original, "issues", body, Webhooks.GITHUB_SECRET))
+                .statusCode());
+        assertEquals(202, webhooks.send(webhooks.github("gh", other, "issues", body, Webhooks.GITHUB_SECRET))
+                .statusCode());
+        assertEquals(1, webhooks.awaitRecorded("gh", original, completed(), PROCESSING).getInt("effects"));
+        assertEquals(1, webhooks.awaitRecorded("gh", other, completed(), PROCESSING).getInt("effects"));
+    }
+
+    @Test
+    void oneBodyUnderTenDeliveryIdsAtOnceRunsTheHandlersOnce() throws Exception {
+        String body = "{\"action\":\"closed\",\"number\":" + System.nanoTime() + "}";
+        List<String> ids = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(10);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<HttpResponse<String>>> responses = new ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) {
+                String id = "storm-body-" + UUID.randomUUID();
+                ids.add(id);
+                var request = webhooks.github("ghbody", id, "issues", body, Webhooks.GITHUB_SECRET);
+                responses.add(pool.submit(() -> {
+                    start.await();
+                    return webhooks.send(request);
+                }));
+            }
+            start.countDown();
+            for (Future<HttpResponse<String>> response : responses) {
+                assertEquals(202, response.get().statusCode(), response.get().body());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        int completed = 0;
+        int effects = 0;
+        for (String id : ids) {
+            JsonObject state = webhooks.awaitRecorded("ghbody", id,
+                    s -> "completed".equals(s.getString("status")) || "ignored".equals(s.getString("status")),
+                    PROCESSING);
+            completed += "completed".equals(state.getString("status")) ? 1 : 0;
+            effects += state.getInt("effects");
+        }
+        assertEquals(1, completed, "one of the ten ids owns the body");
+        assertEquals(1, effects, "the handler's effect was committed once for the ten copies");
+    }
 }
