@@ -58,7 +58,7 @@ public class ItEnvironment implements LauncherSessionListener {
             Files.writeString(arquillian.resolve("post-boot.asadmin"),
                     Files.readString(runtime.resolve("templates/post-boot.asadmin"))
                             .replace("@RA_PROPERTIES@", raProperties)
-                            .replace("@RAR@", runtime.resolve("activemq-rar-6.1.8.rar").toString()));
+                            .replace("@RAR@", runtime.resolve("activemq-rar.rar").toString()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -3,8 +3,8 @@ package dev.hookstile.dedup.control;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.entity.BodyFingerprint;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -29,7 +29,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class BodyFingerprints {
 
-    @PersistenceContext(unitName = "hookstile")
+    @Inject
     EntityManager em;
 
     /** The event whose body this one repeats, received within {@code window} before it; takes the body if none. */

@@ -1,10 +1,8 @@
 package dev.hookstile.dedup.control;
 
-import dev.hookstile.platform.control.SchemaMigration;
-import jakarta.annotation.Resource;
+import dev.hookstile.platform.control.ContainerResources;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -35,20 +33,13 @@ public class DuplicateLookup {
     private static final Executor SAME_THREAD = Runnable::run;
     private static final Logger LOG = Logger.getLogger(DuplicateLookup.class.getName());
 
-    @Resource(lookup = SchemaMigration.LOOKUP_DATA_SOURCE)
+    @Inject
+    @ContainerResources.LookupDatabase
     DataSource dataSource;
 
     private volatile long skipUntil = System.nanoTime();
     private volatile boolean healthy = true;
     private final AtomicBoolean probing = new AtomicBoolean();
-
-    /**
-     * Created at deployment, not on first use: the first caller may be the health check, whose thread has no
-     * naming context of this application, and resource injection would fail there.
-     */
-    void eager(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
-        // Observing the event instantiates the bean.
-    }
 
     /** {@code true} only when the database positively knows the event; {@code false} when unknown or unsure. */
     public boolean isRecorded(String source, String eventId) {

@@ -5,8 +5,8 @@ import dev.hookstile.dedup.entity.EventAttempt;
 import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -31,7 +31,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class EventClaim {
 
-    @PersistenceContext(unitName = "hookstile")
+    @Inject
     EntityManager em;
 
     /**

@@ -3,8 +3,8 @@ package dev.hookstile.dedup.control;
 import dev.hookstile.dedup.entity.EventAttempt;
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.TypedQuery;
 
 import java.time.ZoneOffset;
@@ -16,7 +16,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class RecordedEvents {
 
-    @PersistenceContext(unitName = "hookstile")
+    @Inject
     EntityManager em;
 
     /** One page, newest first; at most {@code query.limit()} events. */

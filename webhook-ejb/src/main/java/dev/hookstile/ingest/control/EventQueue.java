@@ -1,9 +1,7 @@
 package dev.hookstile.ingest.control;
 
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -28,24 +26,11 @@ import java.util.Map;
 @ApplicationScoped
 public class EventQueue {
 
-    public static final String CONNECTION_FACTORY = "java:app/jms/hookstile/ConnectionFactory";
-    public static final String QUEUE = "java:app/jms/hookstile/EventQueue";
-    /** The broker's name for the queue; back offices and the MDB use it. */
-    public static final String PHYSICAL_NAME = "hookstile.events";
-
-    @Resource(lookup = CONNECTION_FACTORY)
+    @Inject
     ConnectionFactory factory;
 
-    @Resource(lookup = QUEUE)
+    @Inject
     Queue queue;
-
-    /**
-     * Created at deployment, not on first use: the first caller may be the health check, whose thread has no
-     * naming context of this application, and resource injection would fail there.
-     */
-    void eager(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
-        // Observing the event instantiates the bean.
-    }
 
     public void send(String source, String provider, String eventId, String type, Instant receivedAt,
                      Map<String, String> headers, byte[] body) throws HandOffFailure {

@@ -2,8 +2,8 @@ package dev.hookstile.operator.control;
 
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +17,7 @@ public class EventCounts {
     /** An overview must answer, or fail, while someone is waiting: a database that hangs is reported, not waited for. */
     static final int TIMEOUT_MILLIS = 5_000;
 
-    @PersistenceContext(unitName = "hookstile")
+    @Inject
     EntityManager em;
 
     /**

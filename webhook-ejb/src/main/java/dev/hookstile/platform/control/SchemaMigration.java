@@ -2,8 +2,6 @@ package dev.hookstile.platform.control;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
-import jakarta.annotation.sql.DataSourceDefinition;
-import jakarta.annotation.sql.DataSourceDefinitions;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.Timeout;
@@ -24,61 +22,15 @@ import java.util.logging.Logger;
  * and the embedded H2). A database that is down at start-up does not stop the application, since ingest works
  * without it: migration is retried every 10 seconds until it succeeds.
  */
-@DataSourceDefinitions({
-        @DataSourceDefinition(
-                name = SchemaMigration.DATA_SOURCE,
-                className = "dev.hookstile.platform.control.ConfiguredDataSource",
-                minPoolSize = 2,
-                maxPoolSize = 32,
-                maxIdleTime = 300,
-                properties = {
-                        SchemaMigration.VALIDATED, SchemaMigration.VALIDATED_AT_MOST_EVERY_2_S,
-                        SchemaMigration.VALIDATED_BY_DRIVER, SchemaMigration.VALIDATION_CLASS,
-                        SchemaMigration.ALL_REPLACED_ON_FAILURE
-                }),
-        // Ingest's duplicate lookup, apart: every wait on it is bounded by about a second, where the processing
-        // pool's bound (the socket timeout) must outlast a handler's statements. The pool validates with
-        // isValid(0), which waits as long as the socket timeout allows: on the shared pool a request that drew a
-        // connection due for validation as the database stopped answering waited the full 30 s (the partition
-        // fault test). Here, creating a connection, validating it, waiting for a free one, and reading from it each
-        // give up within a second, and the lookup is then skipped (the consumer's claim still deduplicates).
-        @DataSourceDefinition(
-                name = SchemaMigration.LOOKUP_DATA_SOURCE,
-                className = "dev.hookstile.platform.control.ConfiguredDataSource",
-                minPoolSize = 2,
-                maxPoolSize = 16,
-                maxIdleTime = 300,
-                loginTimeout = 1,
-                properties = {
-                        "socketTimeoutSeconds=1",
-                        "fish.payara.max-wait-time-in-millis=1000",
-                        SchemaMigration.VALIDATED, SchemaMigration.VALIDATED_AT_MOST_EVERY_2_S,
-                        SchemaMigration.VALIDATED_BY_DRIVER, SchemaMigration.VALIDATION_CLASS,
-                        SchemaMigration.ALL_REPLACED_ON_FAILURE
-                })
-})
 @Singleton
 @Startup
 @TransactionManagement(TransactionManagementType.BEAN)
 public class SchemaMigration {
 
-    public static final String DATA_SOURCE = "java:app/jdbc/hookstile";
-    // Both pools: a pooled connection that died with a database restart is replaced before use, instead of costing a
-    // failed delivery. At most once per 2 s per connection: validating on every allocation cost a round trip per
-    // request and per try, a tenth of the ingest and consumer CPU (profiled).
-    static final String VALIDATED = "fish.payara.is-connection-validation-required=true";
-    static final String VALIDATED_AT_MOST_EVERY_2_S = "fish.payara.validate-atmost-once-period-in-seconds=2";
-    static final String VALIDATED_BY_DRIVER = "fish.payara.connection-validation-method=custom-validation";
-    static final String VALIDATION_CLASS =
-            "fish.payara.validation-classname=org.glassfish.api.jdbc.validation.JDBC40ConnectionValidation";
-    static final String ALL_REPLACED_ON_FAILURE = "fish.payara.fail-all-connections=true";
-
-    /** The same database, pooled apart for ingest's duplicate lookup, with every wait bounded by about a second. */
-    public static final String LOOKUP_DATA_SOURCE = "java:app/jdbc/hookstile-lookup";
     private static final long RETRY_MILLIS = 10_000;
     private static final Logger LOG = Logger.getLogger(SchemaMigration.class.getName());
 
-    @Resource(lookup = DATA_SOURCE)
+    @Resource(lookup = ContainerResources.DATA_SOURCE)
     DataSource dataSource;
 
     @Resource

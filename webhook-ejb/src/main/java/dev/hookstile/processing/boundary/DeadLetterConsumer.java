@@ -1,5 +1,6 @@
 package dev.hookstile.processing.boundary;
 
+import dev.hookstile.platform.control.ContainerResources;
 import dev.hookstile.ingest.control.EventMessage;
 import dev.hookstile.processing.control.EventProcessor;
 import jakarta.annotation.Resource;
@@ -25,7 +26,7 @@ import java.util.logging.Logger;
  * record: a dead letter has nowhere further to go.
  */
 @MessageDriven(activationConfig = {
-        @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = EventConsumer.RESOURCE_ADAPTER),
+        @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = ContainerResources.RESOURCE_ADAPTER),
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination",
                 propertyValue = "${ENV=HOOKSTILE_BROKER_DEAD_LETTER_QUEUE:ActiveMQ.DLQ}"),

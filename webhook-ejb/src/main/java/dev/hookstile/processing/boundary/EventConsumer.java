@@ -1,5 +1,6 @@
 package dev.hookstile.processing.boundary;
 
+import dev.hookstile.platform.control.ContainerResources;
 import dev.hookstile.ingest.control.EventMessage;
 import dev.hookstile.ingest.control.EventQueue;
 import dev.hookstile.processing.control.EventProcessor;
@@ -12,9 +13,6 @@ import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import jakarta.resource.AdministeredObjectDefinition;
-import jakarta.resource.ConnectionFactoryDefinition;
-import jakarta.resource.spi.TransactionSupport;
 
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -24,27 +22,11 @@ import java.util.logging.Logger;
  * when the event was processed, found already processed, or recorded dead; it goes back to the broker (a
  * rollback, redelivered with exponential back-off) when the event is retrying or its failure could not even be
  * recorded (the database is down). ActiveMQ logs an ERROR for each rolled-back delivery; that is expected.
- *
- * <p>The connection factory and queue are defined here, on an EJB, so both packagings (the WAR on Payara Micro and
- * the EAR on Payara Server) create them the same way from the ActiveMQ resource adapter.
  */
-@ConnectionFactoryDefinition(
-        name = EventQueue.CONNECTION_FACTORY,
-        interfaceName = "jakarta.jms.ConnectionFactory",
-        resourceAdapter = EventConsumer.RESOURCE_ADAPTER,
-        transactionSupport = TransactionSupport.TransactionSupportLevel.XATransaction,
-        minPoolSize = 2,
-        maxPoolSize = 64)
-@AdministeredObjectDefinition(
-        name = EventQueue.QUEUE,
-        interfaceName = "jakarta.jms.Queue",
-        className = "org.apache.activemq.command.ActiveMQQueue",
-        resourceAdapter = EventConsumer.RESOURCE_ADAPTER,
-        properties = "PhysicalName=" + EventQueue.PHYSICAL_NAME)
 @MessageDriven(activationConfig = {
-        @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = EventConsumer.RESOURCE_ADAPTER),
+        @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = ContainerResources.RESOURCE_ADAPTER),
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
-        @ActivationConfigProperty(propertyName = "destination", propertyValue = EventQueue.PHYSICAL_NAME),
+        @ActivationConfigProperty(propertyName = "destination", propertyValue = ContainerResources.QUEUE_NAME),
         @ActivationConfigProperty(propertyName = "maxSessions",
                 propertyValue = "${ENV=HOOKSTILE_PROCESSING_CONCURRENCY:8}"),
         // Unlimited by default: an event's failures end in 'dead' after its max attempts, so redeliveries beyond
@@ -60,9 +42,6 @@ import java.util.logging.Logger;
                 propertyValue = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERY_DELAY_MS:60000}")
 })
 public class EventConsumer implements MessageListener {
-
-    /** The ActiveMQ Classic resource adapter, deployed before the application under this name. */
-    public static final String RESOURCE_ADAPTER = "activemq-rar-6.1.8";
 
     private static final Logger LOG = Logger.getLogger(EventConsumer.class.getName());
 
@@ -80,7 +59,7 @@ public class EventConsumer implements MessageListener {
         } catch (JMSException | RuntimeException unreadable) {
             // Not a message Hookstile wrote (another producer on the queue): no delivery can ever process it, so it is
             // consumed, not redelivered forever, and logged in full for whoever sent it.
-            LOG.log(Level.SEVERE, unreadable, () -> "Consumed an unreadable message on " + EventQueue.PHYSICAL_NAME
+            LOG.log(Level.SEVERE, unreadable, () -> "Consumed an unreadable message on " + ContainerResources.QUEUE_NAME
                     + ", not processed: " + message);
             return;
         }

@@ -2,8 +2,8 @@ package dev.hookstile.replay.control;
 
 import dev.hookstile.replay.entity.ReplayJob;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 
 import java.sql.Timestamp;
@@ -13,7 +13,7 @@ import java.time.Instant;
 @ApplicationScoped
 public class ReplayJobRecords {
 
-    @PersistenceContext(unitName = "hookstile")
+    @Inject
     EntityManager em;
 
     @Transactional

@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -42,7 +41,7 @@ public class ReplayJobs {
     private static final Logger LOG = Logger.getLogger(ReplayJobs.class.getName());
     private static final int PAGE = 200;
 
-    @PersistenceContext(unitName = "hookstile")
+    @Inject
     EntityManager em;
 
     @Inject

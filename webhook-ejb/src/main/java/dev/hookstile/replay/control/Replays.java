@@ -7,7 +7,6 @@ import dev.hookstile.ingest.control.HandOffFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 
 import java.sql.Timestamp;
@@ -51,7 +50,7 @@ public class Replays {
             "INSERT INTO replay_request (idempotency_key, source, event_id, created_at) VALUES (?, ?, ?, ?)";
     static final String FORGET_OLD_KEYS = "DELETE FROM replay_request WHERE created_at < ?";
 
-    @PersistenceContext(unitName = "hookstile")
+    @Inject
     EntityManager em;
 
     @Inject

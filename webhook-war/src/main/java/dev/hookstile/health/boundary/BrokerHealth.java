@@ -1,6 +1,7 @@
 package dev.hookstile.health.boundary;
 
 import dev.hookstile.ingest.control.EventQueue;
+import dev.hookstile.platform.control.ContainerResources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -28,7 +29,7 @@ public class BrokerHealth implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        var response = HealthCheckResponse.named("broker").withData("queue", EventQueue.PHYSICAL_NAME);
+        var response = HealthCheckResponse.named("broker").withData("queue", ContainerResources.QUEUE_NAME);
         try {
             queue.ping();
             wasUp = true;

@@ -1,7 +1,7 @@
 package dev.hookstile.health.boundary;
 
+import dev.hookstile.platform.control.ContainerResources;
 import dev.hookstile.platform.control.SchemaMigration;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -26,7 +26,8 @@ import java.util.logging.Logger;
 @ApplicationScoped
 public class DatabaseHealth implements HealthCheck {
 
-    @Resource(lookup = SchemaMigration.DATA_SOURCE)
+    @Inject
+    @ContainerResources.Database
     DataSource dataSource;
 
     @Inject

@@ -1,6 +1,6 @@
 package dev.hookstile.it.support;
 
-import dev.hookstile.platform.control.SchemaMigration;
+import dev.hookstile.platform.control.ContainerResources;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
@@ -19,7 +19,7 @@ import java.sql.Statement;
 @TransactionManagement(TransactionManagementType.BEAN)
 public class EffectTable {
 
-    @Resource(lookup = SchemaMigration.DATA_SOURCE)
+    @Resource(lookup = ContainerResources.DATA_SOURCE)
     DataSource dataSource;
 
     @PostConstruct
