@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Installs Hookstile on a running Payara Server 6 Full domain, or removes it: the asadmin commands of
+# docs/deployment.md, in order. The integration test PayaraServerIT runs this very script.
+#
+#   config/payara-server.sh deploy       configure and deploy the ActiveMQ resource adapter, then the EAR
+#   config/payara-server.sh undeploy    the reverse
+#
+# Environment:
+#   PAYARA_HOME           the Payara Server installation (bin/asadmin)                              required
+#   ASADMIN_OPTIONS       asadmin's own options, e.g. "--port 4848 --user admin --passwordfile pw"   none
+#   HOOKSTILE_EAR         the application                       default: <repo>/ear/target/hookstile.ear
+#   HOOKSTILE_RAR         the ActiveMQ Classic resource adapter  default: <repo>/config/target/runtime/activemq-rar.rar
+#   HOOKSTILE_BROKER_URL  an external ActiveMQ broker (failover:(tcp://a:61616,tcp://b:61616)); unset: a persistent
+#                         broker embedded in the adapter, its store under HOOKSTILE_BROKER_DIR
+#   HOOKSTILE_BROKER_DIR  the embedded broker's directory (broker.xml, KahaDB)   required without HOOKSTILE_BROKER_URL
+#
+# Hookstile's own settings (HOOKSTILE_SOURCES, HOOKSTILE_DB_URL, ...) are read by the application from the domain's
+# environment or its system properties (asadmin create-system-properties hookstile.sources=gh ...): see
+# docs/deployment.md.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+: "${PAYARA_HOME:?set PAYARA_HOME to the Payara Server installation}"
+ear=${HOOKSTILE_EAR:-$repo/ear/target/hookstile.ear}
+rar=${HOOKSTILE_RAR:-$repo/config/target/runtime/activemq-rar.rar}
+broker_template=$repo/config/src/main/activemq/broker.xml
+# The adapter's name: the application's connection factory, queue and MDBs name it (ContainerResources).
+adapter=activemq-rar
+
+asadmin() {
+    # shellcheck disable=SC2086
+    "$PAYARA_HOME/bin/asadmin" ${ASADMIN_OPTIONS:-} "$@"
+}
+say() { printf 'hookstile-payara-server: %s\n' "$*"; }
+# asadmin property values separate properties with ':' and need '\' before ':' and '=' inside a value.
+escape() { printf '%s' "$1" | sed -e 's/[:=]/\\&/g'; }
+
+deploy() {
+    [[ -f "$ear" ]] || { echo "no EAR at $ear: build it with ./mvnw -DskipTests install" >&2; exit 1; }
+    [[ -f "$rar" ]] || { echo "no resource adapter at $rar: build it with ./mvnw -DskipTests install" >&2; exit 1; }
+    local properties
+    if [[ -n "${HOOKSTILE_BROKER_URL:-}" ]]; then
+        properties="ServerUrl=$(escape "$HOOKSTILE_BROKER_URL")"
+        say "broker: external, $HOOKSTILE_BROKER_URL"
+    else
+        : "${HOOKSTILE_BROKER_DIR:?set HOOKSTILE_BROKER_DIR (where the embedded broker keeps its store) or HOOKSTILE_BROKER_URL}"
+        mkdir -p "$HOOKSTILE_BROKER_DIR"
+        sed -e "s|@BROKER_DIR@|$HOOKSTILE_BROKER_DIR|g" "$broker_template" > "$HOOKSTILE_BROKER_DIR/broker.xml"
+        properties="ServerUrl=$(escape "vm://localhost?create=false"):BrokerXmlConfig=$(escape "xbean:file:$HOOKSTILE_BROKER_DIR/broker.xml")"
+        say "broker: embedded, persistent in $HOOKSTILE_BROKER_DIR"
+    fi
+    # A crash between an XA transaction's prepare and commit (a replay: database and broker) is resolved at the
+    # next start, without an administrator.
+    asadmin set configs.config.server-config.transaction-service.automatic-recovery=true
+    # The adapter first, configured for the broker, then the application that uses it.
+    asadmin delete-resource-adapter-config "$adapter" >/dev/null 2>&1 || true
+    asadmin create-resource-adapter-config --property "$properties" "$adapter"
+    asadmin deploy --force=true --type rar --name "$adapter" "$rar"
+    asadmin deploy --force=true --name hookstile "$ear"
+    say "deployed: webhooks at /webhooks/<source>, the operator API at /api, health at /health"
+}
+
+undeploy() {
+    asadmin undeploy hookstile || true
+    asadmin undeploy "$adapter" || true
+    asadmin delete-resource-adapter-config "$adapter" || true
+}
+
+case "${1:-}" in
+    deploy) deploy ;;
+    undeploy) undeploy ;;
+    *) sed -n '2,20p' "$0" >&2; exit 2 ;;
+esac

@@ -1,0 +1,351 @@
+package dev.hookstile.ear;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import java.util.zip.ZipOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The enterprise deployment on the real server: Payara Server 6 Full from Maven Central, a domain of its own
+ * created and started with {@code asadmin}, Hookstile installed by {@code config/payara-server.sh} exactly as
+ * {@code docs/deployment.md} says (the ActiveMQ adapter with its embedded broker, then the EAR), PostgreSQL as the
+ * database. The EAR is the built one plus a handler jar in {@code lib/}, the way a handler author adds theirs.
+ * Anything that cannot start fails the class.
+ */
+class PayaraServerIT {
+
+    private static final String DOMAIN = "hookstile-it";
+    /** Admin port 28048, HTTP 28080: clear of a developer's own domain on 4848/8080. */
+    private static final int PORT_BASE = 28000;
+    private static final String GITHUB_SECRET = "it-github-secret";
+    private static final String STRIPE_SECRET = "whsec_it_stripe_secret";
+    private static final String ADMIN_TOKEN = "it-operator-token-payara-server-0123456789";
+    private static final Duration PROCESSING = Duration.ofSeconds(60);
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final Path PAYARA_HOME = Path.of(System.getProperty("hookstile.it.payara-home"));
+    private static final Path DIR = Path.of(System.getProperty("hookstile.it.dir"), "payara-server");
+    private static final String BASE = "http://127.0.0.1:" + (PORT_BASE + 80) + "/";
+
+    private static final Map<String, String> environment = new HashMap<>();
+
+    @BeforeAll
+    static void installOnPayaraServer() throws Exception {
+        deleteRecursively(DIR);
+        Files.createDirectories(DIR);
+        Path ear = earWithTestHandler();
+        environment.putAll(hookstileSettings());
+        asadminIgnoringFailure("stop-domain", DOMAIN);
+        asadminIgnoringFailure("delete-domain", DOMAIN);
+        asadmin("create-domain", "--nopassword=true", "--portbase", String.valueOf(PORT_BASE), DOMAIN);
+        asadmin("start-domain", DOMAIN);
+        Map<String, String> script = new HashMap<>(environment);
+        script.put("PAYARA_HOME", PAYARA_HOME.toString());
+        script.put("ASADMIN_OPTIONS", "--port " + (PORT_BASE + 48));
+        script.put("HOOKSTILE_EAR", ear.toString());
+        script.put("HOOKSTILE_RAR", System.getProperty("hookstile.it.rar"));
+        script.put("HOOKSTILE_BROKER_DIR", DIR.resolve("broker").toString());
+        run(script, System.getProperty("hookstile.it.script"), "deploy");
+        awaitReady();
+    }
+
+    @AfterAll
+    static void removeFromPayaraServer() throws Exception {
+        try {
+            Map<String, String> script = new HashMap<>(environment);
+            script.put("PAYARA_HOME", PAYARA_HOME.toString());
+            script.put("ASADMIN_OPTIONS", "--port " + (PORT_BASE + 48));
+            run(script, System.getProperty("hookstile.it.script"), "undeploy");
+        } finally {
+            asadminIgnoringFailure("stop-domain", DOMAIN);
+            asadminIgnoringFailure("delete-domain", DOMAIN);
+        }
+    }
+
+    @Test
+    void githubEventIsAcceptedOnceAnsweredDuplicateAfterAndCompleted() {
+        String id = "gh-" + UUID.randomUUID();
+        String body = "{\"action\":\"opened\",\"issue\":{\"number\":" + System.nanoTime() + "}}";
+
+        HttpResponse<String> first = send(github(id, body));
+        HttpResponse<String> again = send(github(id, body));
+
+        assertEquals(202, first.statusCode(), first.body());
+        assertEquals("accepted", json(first.body()).getString("status"));
+        assertEquals(200, again.statusCode(), again.body());
+        assertEquals("duplicate", json(again.body()).getString("status"));
+        JsonObject event = awaitEvent("gh", id, e -> "completed".equals(e.getString("status")));
+        assertEquals(1, event.getInt("attempts"));
+        assertEquals("issues", event.getString("type"));
+    }
+
+    @Test
+    void stripeEventIsCompleted() {
+        String id = "evt_" + UUID.randomUUID().toString().replace("-", "");
+        String body = "{\"id\":\"" + id + "\",\"object\":\"event\",\"type\":\"invoice.paid\","
+                + "\"data\":{\"object\":{\"id\":\"in_1\"}}}";
+
+        HttpResponse<String> response = send(stripe(body));
+
+        assertEquals(202, response.statusCode(), response.body());
+        JsonObject event = awaitEvent("pay", id, e -> "completed".equals(e.getString("status")));
+        assertEquals("invoice.paid", event.getString("type"));
+    }
+
+    @Test
+    void transientHandlerFailureIsRetriedUntilTheEventCompletes() {
+        String id = "flaky-" + UUID.randomUUID();
+
+        assertEquals(202, send(github(id, "{\"action\":\"flaky\"}")).statusCode());
+
+        JsonObject event = awaitEvent("gh", id, e -> "completed".equals(e.getString("status")));
+        assertEquals(2, event.getInt("attempts"), event.toString());
+        JsonArray history = event.getJsonArray("history");
+        assertEquals("retrying", history.getJsonObject(0).getString("outcome"), history.toString());
+        assertEquals("transient", history.getJsonObject(0).getString("failure"), history.toString());
+        assertEquals("completed", history.getJsonObject(1).getString("outcome"), history.toString());
+    }
+
+    // --- the server --------------------------------------------------------------------------------------------
+
+    private static Map<String, String> hookstileSettings() throws SQLException {
+        var settings = new HashMap<String, String>();
+        settings.put("HOOKSTILE_SOURCES", "gh,pay");
+        settings.put("HOOKSTILE_SOURCES_GH_PROVIDER", "github");
+        settings.put("HOOKSTILE_SOURCES_GH_SECRETS", GITHUB_SECRET);
+        settings.put("HOOKSTILE_SOURCES_PAY_PROVIDER", "stripe");
+        settings.put("HOOKSTILE_SOURCES_PAY_SECRETS", STRIPE_SECRET);
+        settings.put("HOOKSTILE_ADMIN_TOKEN", ADMIN_TOKEN);
+        settings.put("HOOKSTILE_DATA_DIR", DIR.resolve("data").toString());
+        settings.put("HOOKSTILE_PROCESSING_REDELIVERY_DELAY_MS", "200");
+        String url = System.getenv().getOrDefault("HOOKSTILE_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/test");
+        String user = System.getenv().getOrDefault("HOOKSTILE_TEST_DB_USER", "postgres");
+        String password = System.getenv().getOrDefault("HOOKSTILE_TEST_DB_PASSWORD", "");
+        // A schema of its own: the database may hold other runs' events.
+        String schema = "payara_server_it_" + Long.toHexString(System.nanoTime());
+        try (var connection = DriverManager.getConnection(url, user, password);
+             var statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + schema);
+        }
+        settings.put("HOOKSTILE_DB_URL", url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema);
+        settings.put("HOOKSTILE_DB_USER", user);
+        if (!password.isEmpty()) {
+            settings.put("HOOKSTILE_DB_PASSWORD", password);
+        }
+        return settings;
+    }
+
+    /** The built EAR with the test handler's jar added to {@code lib/}, as a handler author adds theirs. */
+    private static Path earWithTestHandler() throws IOException {
+        Path classes = Path.of("target", "test-classes");
+        Path ear = DIR.resolve("hookstile-with-handler.ear");
+        try (var in = new ZipInputStream(Files.newInputStream(Path.of(System.getProperty("hookstile.it.ear"))));
+             var out = new ZipOutputStream(Files.newOutputStream(ear))) {
+            for (ZipEntry entry; (entry = in.getNextEntry()) != null; ) {
+                out.putNextEntry(new ZipEntry(entry.getName()));
+                in.transferTo(out);
+                out.closeEntry();
+            }
+            out.putNextEntry(new ZipEntry("lib/smoke-handler.jar"));
+            var jar = new java.io.ByteArrayOutputStream();
+            try (var handler = new ZipOutputStream(jar)) {
+                add(handler, "META-INF/beans.xml", classes.resolve("smoke/META-INF/beans.xml"));
+                String type = "dev/hookstile/ear/smoke/FlakyHandler.class";
+                add(handler, type, classes.resolve(type));
+            }
+            out.write(jar.toByteArray());
+            out.closeEntry();
+        }
+        return ear;
+    }
+
+    private static void add(ZipOutputStream zip, String name, Path file) throws IOException {
+        zip.putNextEntry(new ZipEntry(name));
+        Files.copy(file, zip);
+        zip.closeEntry();
+    }
+
+    private static void awaitReady() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(URI.create(BASE + "health/ready"))
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                if (ready.statusCode() == 200) {
+                    return;
+                }
+                last = ready.statusCode() + " " + ready.body();
+            } catch (IOException e) {
+                last = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            sleep(Duration.ofMillis(500));
+        }
+        fail("Hookstile on Payara Server is not ready after 90 s: " + last + "; see "
+                + PAYARA_HOME.resolve("glassfish/domains/" + DOMAIN + "/logs/server.log"));
+    }
+
+    private static void asadmin(String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(PAYARA_HOME.resolve("bin/asadmin").toString()));
+        command.addAll(List.of(arguments));
+        run(environment, command.toArray(String[]::new));
+    }
+
+    private static void asadminIgnoringFailure(String... arguments) {
+        try {
+            asadmin(arguments);
+        } catch (Exception | AssertionError e) {
+            // Nothing to stop or delete.
+        }
+    }
+
+    /** Runs a command with the given environment added, its output in the test's log; fails unless it exits 0. */
+    private static void run(Map<String, String> env, String... command) throws IOException, InterruptedException {
+        var builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        builder.environment().put("AS_JAVA", System.getProperty("java.home"));
+        Process process = builder.start();
+        String output;
+        try (InputStream out = process.getInputStream()) {
+            output = new String(out.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        if (!process.waitFor(5, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            fail(String.join(" ", command) + " did not finish within 5 minutes:\n" + output);
+        }
+        System.out.println("$ " + String.join(" ", command) + "\n" + output);
+        if (process.exitValue() != 0) {
+            fail(String.join(" ", command) + " exited " + process.exitValue() + ":\n" + output);
+        }
+    }
+
+    // --- the senders and the operator -------------------------------------------------------------------------
+
+    private static HttpRequest.Builder github(String deliveryId, String body) {
+        return post("gh", body)
+                .header("X-GitHub-Delivery", deliveryId)
+                .header("X-GitHub-Event", "issues")
+                .header("X-Hub-Signature-256", "sha256=" + HexFormat.of().formatHex(hmac(GITHUB_SECRET, body)));
+    }
+
+    private static HttpRequest.Builder stripe(String body) {
+        long t = Instant.now().getEpochSecond();
+        return post("pay", body).header("Stripe-Signature",
+                "t=" + t + ",v1=" + HexFormat.of().formatHex(hmac(STRIPE_SECRET, t + "." + body)));
+    }
+
+    private static HttpRequest.Builder post(String source, String body) {
+        return HttpRequest.newBuilder(URI.create(BASE + "webhooks/" + source))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    private static JsonObject awaitEvent(String source, String id, Predicate<JsonObject> condition) {
+        long deadline = System.nanoTime() + PROCESSING.toNanos();
+        String last;
+        do {
+            HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(BASE + "api/events/" + source + "/" + id))
+                    .timeout(Duration.ofSeconds(30))
+                    .header("Authorization", "Bearer " + ADMIN_TOKEN));
+            last = response.statusCode() + " " + response.body();
+            if (response.statusCode() == 200) {
+                JsonObject event = json(response.body());
+                if (condition.test(event)) {
+                    return event;
+                }
+            } else {
+                assertTrue(response.statusCode() == 404, "the operator API answered " + last);
+            }
+            sleep(Duration.ofMillis(200));
+        } while (System.nanoTime() < deadline);
+        return fail("after " + PROCESSING.toSeconds() + " s " + source + "/" + id + " is " + last);
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] hmac(String secret, String data) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonObject json(String text) {
+        try (var reader = Json.createReader(new StringReader(text))) {
+            return reader.readObject();
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}
