@@ -50,6 +50,15 @@ class DeadLetterIT {
             }
             // Two deliveries each, 200 ms apart, neither able to record anything: both used up long before this.
             Webhooks.sleep(Duration.ofSeconds(6));
+            // The operator API, meanwhile: the database's trouble is a 503 with problem details, on every endpoint.
+            for (String path : List.of("api/events/it/" + ids.get(0), "api/events?source=it", "api/sources")) {
+                HttpResponse<String> answer = webhooks.send(webhooks.operator(path));
+                assertEquals(503, answer.statusCode(), path + ": " + answer.body());
+                assertEquals("application/problem+json",
+                        answer.headers().firstValue("Content-Type").orElse(""), path);
+                assertTrue(answer.body().contains("database-unavailable"), path + ": " + answer.body());
+                assertTrue(answer.headers().firstValue("Retry-After").isPresent(), path);
+            }
             proxy.restore();
 
             for (String id : ids) {
