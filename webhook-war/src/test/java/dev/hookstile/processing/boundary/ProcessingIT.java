@@ -169,6 +169,20 @@ class ProcessingIT {
         assertEquals(200, webhooks.send(webhooks.stripe(body)).statusCode(), "a redelivery is a duplicate");
     }
 
+    @Test
+    void eventNoHandlerSelectsIsRecordedIgnoredWithoutRunningAnything() {
+        String id = "quiet-" + UUID.randomUUID();
+
+        assertEquals(202, webhooks.send(webhooks.standard("quiet", id, "{\"type\":\"nobody.cares\"}")).statusCode());
+
+        // The example handler is not deployed unless switched on, so it does not select every event.
+        JsonObject recorded = webhooks.awaitRecorded("quiet", id, state -> "ignored".equals(state.getString("status")),
+                PROCESSING);
+        assertEquals(1, recorded.getInt("attempts"));
+        assertEquals(0, recorded.getInt("effects"));
+        assertEquals("ignored", recorded.getJsonArray("history").getJsonObject(0).getString("outcome"));
+    }
+
     /**
      * A captured GitHub delivery sent again under a fresh {@code X-GitHub-Delivery} (the id is not signed, the body
      * is): the source {@code ghbody} deduplicates on the body for an hour, {@code gh} on the id alone.
