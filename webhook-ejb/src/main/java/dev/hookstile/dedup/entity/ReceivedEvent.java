@@ -7,7 +7,6 @@ import jakarta.persistence.FetchType;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
 import jakarta.persistence.NamedNativeQuery;
-import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
 import java.io.Serializable;
@@ -25,8 +24,6 @@ import java.util.Objects;
         UPDATE received_event SET status = 'received', replay_base = attempts, updated_at = ?1
         WHERE source = ?2 AND event_id = ?3
           AND (status IN ('dead', 'completed', 'ignored') OR (status = 'received' AND updated_at < ?4))""")
-@NamedQuery(name = ReceivedEvent.BY_SOURCE, query = """
-        SELECT e FROM ReceivedEvent e WHERE e.source = :source ORDER BY e.receivedAt DESC""")
 @NamedNativeQuery(name = ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS, query = """
         SELECT source, status, COUNT(*) FROM received_event GROUP BY source, status""")
 public class ReceivedEvent {
@@ -82,7 +79,6 @@ public class ReceivedEvent {
      * replayed again.
      */
     public static final String REQUEUE = "ReceivedEvent.requeue";
-    public static final String BY_SOURCE = "ReceivedEvent.bySource";
     /**
      * Rows of (source, status column, count) for the operator overview: one scan, not one query per source. Native,
      * so the status stays the column's text: a status this version does not know (written by a newer one, before a

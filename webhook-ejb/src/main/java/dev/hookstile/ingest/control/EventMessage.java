@@ -89,7 +89,7 @@ public final class EventMessage {
         return message.propertyExists("JMSXDeliveryCount") ? Math.max(1, message.getIntProperty("JMSXDeliveryCount")) : 1;
     }
 
-    /** Reads an event back; {@code attempt} is the broker's delivery count. */
+    /** Reads an event back, its attempt number the broker's delivery count (the claim replaces it with the recorded one). */
     public static WebhookEvent read(Message message) throws JMSException {
         if (!(message instanceof BytesMessage bytes)) {
             throw new IllegalArgumentException("expected a BytesMessage, got " + message.getClass().getName());

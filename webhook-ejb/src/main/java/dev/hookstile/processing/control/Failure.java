@@ -38,9 +38,6 @@ public record Failure(Kind kind, String summary, java.time.Instant at) {
             if (t.getMessage() != null) {
                 text.append(": ").append(t.getMessage());
             }
-            if (t.getCause() == t) {
-                break;
-            }
         }
         return bounded(text.toString());
     }

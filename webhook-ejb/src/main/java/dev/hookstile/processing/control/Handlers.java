@@ -55,12 +55,11 @@ public class Handlers {
     }
 
     /** Runs every matching handler in order; the first exception stops the chain and propagates. */
-    public int dispatch(WebhookEvent event) throws Exception {
+    public void dispatch(WebhookEvent event) throws Exception {
         List<WebhookHandler> matching = matching(event);
         for (WebhookHandler handler : matching) {
             handler.handle(event);
         }
-        return matching.size();
     }
 
     private List<WebhookHandler> matching(WebhookEvent event) {

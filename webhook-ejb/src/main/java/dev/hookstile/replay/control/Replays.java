@@ -1,6 +1,5 @@
 package dev.hookstile.replay.control;
 
-import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import dev.hookstile.ingest.control.EventQueue;
 import dev.hookstile.ingest.control.HandOffFailure;
@@ -101,10 +100,5 @@ public class Replays {
         queue.resend(source, event.getProvider(), eventId, event.getType(), event.getReceivedAt().toInstant(),
                 event.getHeaders(), event.getPayload());
         return Result.QUEUED;
-    }
-
-    /** The statuses a replay can start from. */
-    public static boolean replayable(EventStatus status) {
-        return status == EventStatus.DEAD || status == EventStatus.COMPLETED || status == EventStatus.IGNORED;
     }
 }
