@@ -1,4 +1,4 @@
-package dev.hookstile.dedup.control;
+package dev.hookstile.dedup.boundary;
 
 import dev.hookstile.dedup.entity.EventAttempt;
 import dev.hookstile.dedup.entity.ReceivedEvent;
@@ -11,7 +11,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
-
 /** Reading what was recorded: lists for operators, one event with its history. */
 @ApplicationScoped
 public class RecordedEvents {
@@ -22,7 +21,7 @@ public class RecordedEvents {
     /** One page, newest first; at most {@code query.limit()} events. */
     public List<EventSummary> list(EventQuery query) {
         var jpql = new StringBuilder("""
-                SELECT NEW dev.hookstile.dedup.control.EventSummary(e.source, e.eventId, e.provider, e.type,
+                SELECT NEW dev.hookstile.dedup.boundary.EventSummary(e.source, e.eventId, e.provider, e.type,
                        e.status, e.attempts, e.receivedAt, e.processedAt, e.lastError)
                 FROM ReceivedEvent e WHERE 1 = 1""");
         if (query.source() != null) {

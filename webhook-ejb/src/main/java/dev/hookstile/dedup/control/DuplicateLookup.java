@@ -1,10 +1,9 @@
 package dev.hookstile.dedup.control;
 
-import dev.hookstile.platform.control.ContainerResources;
+import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,6 +12,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * The cheap "have we recorded this event already?" check at ingest, so a redelivery is answered {@code duplicate}

@@ -1,4 +1,4 @@
-package dev.hookstile.ingest.control;
+package dev.hookstile.ingest.boundary;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,6 +1,6 @@
-package dev.hookstile.ingest.control;
+package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.provider.control.Rejection;
+import dev.hookstile.provider.boundary.Rejection;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;

@@ -1,16 +1,16 @@
-package dev.hookstile.ingest.control;
+package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.api.WebhookEvent;
-import jakarta.json.Json;
-import jakarta.json.spi.JsonProvider;
-import jakarta.json.JsonObject;
-import jakarta.json.JsonReaderFactory;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Session;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReaderFactory;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 
 import java.io.StringReader;
 import java.time.Instant;

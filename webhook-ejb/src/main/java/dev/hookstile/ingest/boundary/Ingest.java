@@ -1,15 +1,16 @@
-package dev.hookstile.ingest.control;
+package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.dedup.control.AcceptedEvents;
 import dev.hookstile.dedup.control.DuplicateLookup;
-import dev.hookstile.provider.control.Answer;
+import dev.hookstile.ingest.control.RequestBody;
+import dev.hookstile.provider.boundary.Answer;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.provider.control.Delivery;
-import dev.hookstile.provider.control.RejectedDelivery;
-import dev.hookstile.provider.control.Rejection;
-import dev.hookstile.provider.control.VerifiedDelivery;
 import dev.hookstile.provider.control.VerifiedDelivery.EventIdentity;
-import dev.hookstile.source.control.Source;
-import dev.hookstile.source.control.Sources;
+import dev.hookstile.provider.control.VerifiedDelivery;
+import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.boundary.Sources;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

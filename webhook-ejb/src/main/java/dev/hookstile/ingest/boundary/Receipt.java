@@ -1,6 +1,6 @@
-package dev.hookstile.ingest.control;
+package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.provider.control.Answer;
+import dev.hookstile.provider.boundary.Answer;
 
 import java.util.List;
 

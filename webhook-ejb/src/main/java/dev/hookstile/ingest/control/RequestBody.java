@@ -1,7 +1,7 @@
 package dev.hookstile.ingest.control;
 
-import dev.hookstile.provider.control.RejectedDelivery;
-import dev.hookstile.provider.control.Rejection;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,23 +17,23 @@ import java.util.function.LongSupplier;
  * still arriving are gathered without a thread before they get here; what reaches this loop slowly is a request
  * offering a protocol upgrade, or an HTTP/2 stream.)
  */
-final class RequestBody {
+public final class RequestBody {
 
     private RequestBody() {
     }
 
-    static void checkDeclaredLength(long declaredLength, int limit) throws RejectedDelivery {
+    public static void checkDeclaredLength(long declaredLength, int limit) throws RejectedDelivery {
         if (declaredLength > limit) {
             throw tooLarge(limit);
         }
     }
 
     /** By when the whole body must have arrived. */
-    record Deadline(LongSupplier nanoClock, long atNanos, int seconds) {
+    public record Deadline(LongSupplier nanoClock, long atNanos, int seconds) {
 
         static final Deadline NONE = new Deadline(System::nanoTime, Long.MAX_VALUE, 0);
 
-        static Deadline in(int seconds) {
+        public static Deadline in(int seconds) {
             return seconds <= 0 ? NONE : new Deadline(System::nanoTime, System.nanoTime() + seconds * 1_000_000_000L,
                     seconds);
         }
@@ -46,11 +46,11 @@ final class RequestBody {
         }
     }
 
-    static byte[] read(InputStream in, long declaredLength, int limit) throws RejectedDelivery {
+    public static byte[] read(InputStream in, long declaredLength, int limit) throws RejectedDelivery {
         return read(in, declaredLength, limit, Deadline.NONE);
     }
 
-    static byte[] read(InputStream in, long declaredLength, int limit, Deadline deadline) throws RejectedDelivery {
+    public static byte[] read(InputStream in, long declaredLength, int limit, Deadline deadline) throws RejectedDelivery {
         checkDeclaredLength(declaredLength, limit);
         try {
             byte[] body;

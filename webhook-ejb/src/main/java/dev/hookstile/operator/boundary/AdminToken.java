@@ -1,4 +1,4 @@
-package dev.hookstile.operator.control;
+package dev.hookstile.operator.boundary;
 
 import dev.hookstile.platform.control.DataDirectory;
 import jakarta.annotation.PostConstruct;

@@ -1,4 +1,4 @@
-package dev.hookstile.platform.control;
+package dev.hookstile.platform.boundary;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -15,9 +15,9 @@ import jakarta.resource.AdministeredObjectDefinition;
 import jakarta.resource.ConnectionFactoryDefinition;
 import jakarta.resource.spi.TransactionSupport;
 
-import javax.sql.DataSource;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
+import javax.sql.DataSource;
 
 /**
  * Every container resource the application uses, defined and named in one place, the same way in both packagings

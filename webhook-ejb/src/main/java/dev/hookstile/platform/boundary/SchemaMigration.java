@@ -1,4 +1,4 @@
-package dev.hookstile.platform.control;
+package dev.hookstile.platform.boundary;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -13,9 +13,9 @@ import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import org.flywaydb.core.Flyway;
 
-import javax.sql.DataSource;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * Creates and migrates the schema with Flyway at start-up (scripts in {@code db/migration}, the same for PostgreSQL

@@ -1,8 +1,7 @@
 package dev.hookstile.processing.boundary;
 
-import dev.hookstile.platform.control.ContainerResources;
-import dev.hookstile.ingest.control.EventMessage;
-import dev.hookstile.ingest.control.EventQueue;
+import dev.hookstile.ingest.boundary.EventMessage;
+import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.processing.control.EventProcessor;
 import dev.hookstile.processing.control.Outcome;
 import jakarta.annotation.Resource;

@@ -2,8 +2,8 @@ package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.entity.EventStatus;
-import dev.hookstile.source.control.Source;
-import dev.hookstile.source.control.Sources;
+import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;

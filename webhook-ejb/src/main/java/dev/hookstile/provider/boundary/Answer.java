@@ -1,4 +1,5 @@
-package dev.hookstile.provider.control;
+package dev.hookstile.provider.boundary;
+
 
 /**
  * A reply a provider's protocol requires instead of a receipt: a subscription handshake (Meta's {@code GET} with

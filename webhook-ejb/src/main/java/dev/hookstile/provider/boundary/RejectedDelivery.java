@@ -1,4 +1,4 @@
-package dev.hookstile.provider.control;
+package dev.hookstile.provider.boundary;
 
 /**
  * A delivery that must not be accepted. The detail is shown to the sender, so it explains what is wrong without

@@ -1,4 +1,4 @@
-package dev.hookstile.provider.control;
+package dev.hookstile.provider.boundary;
 
 /**
  * Why a delivery is refused, with the HTTP status it gets. The slug names the problem type

@@ -1,6 +1,8 @@
 package dev.hookstile.provider.control;
 
-import dev.hookstile.source.control.Source;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Source;
 
 import java.util.List;
 import java.util.Set;

@@ -1,18 +1,54 @@
 package dev.hookstile.provider.control;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Source;
+
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
-/** HMAC computation and the constant-time comparison every provider needs. */
+/**
+ * What every provider's signature check shares: the header that must be there, a signature that must decode, and
+ * an HMAC that must match under one of the configured secrets (all of them tried, compared in constant time).
+ */
 final class Hmac {
 
     static final String SHA256 = "HmacSHA256";
     private static final HexFormat HEX = HexFormat.of();
 
     private Hmac() {
+    }
+
+    /** The signature header's value; a delivery without it is refused {@code missing-signature}. */
+    static String requiredHeader(Delivery delivery, String name) throws RejectedDelivery {
+        String value = delivery.header(name);
+        if (value == null) {
+            throw new RejectedDelivery(Rejection.MISSING_SIGNATURE, "the " + name + " header is missing");
+        }
+        return value;
+    }
+
+    /** A decoded signature; {@code null} (it did not decode) is refused {@code malformed-signature}. */
+    static byte[] wellFormed(byte[] decoded, String header, String expected) throws RejectedDelivery {
+        if (decoded == null) {
+            throw new RejectedDelivery(Rejection.MALFORMED_SIGNATURE, header + " must be " + expected);
+        }
+        return decoded;
+    }
+
+    /**
+     * Whether the signature is the HMAC of the message (its parts in order) under any of the source's secrets. Every
+     * secret is tried, so the time taken does not tell which one matched (or how many there are before it).
+     */
+    static boolean matches(Source source, String algorithm, byte[] signature, byte[]... message) {
+        boolean valid = false;
+        for (byte[] secret : source.secrets()) {
+            valid |= equal(compute(algorithm, secret, message), signature);
+        }
+        return valid;
     }
 
     static byte[] compute(String algorithm, byte[] key, byte[]... parts) {

@@ -1,6 +1,8 @@
 package dev.hookstile.provider.control;
 
-import dev.hookstile.source.control.Source;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Source;
 
 import java.util.Set;
 
@@ -24,20 +26,11 @@ final class HubSignature {
      * @throws RejectedDelivery when the header is missing, malformed or matches no secret
      */
     static void verify(Delivery delivery, Source source) throws RejectedDelivery {
-        String header = delivery.header(HEADER);
-        if (header == null) {
-            throw new RejectedDelivery(Rejection.MISSING_SIGNATURE, "the " + HEADER + " header is missing");
-        }
-        byte[] given = header.startsWith(PREFIX) ? Hmac.hexOrNull(header.substring(PREFIX.length()), 32) : null;
-        if (given == null) {
-            throw new RejectedDelivery(Rejection.MALFORMED_SIGNATURE,
-                    HEADER + " must be 'sha256=' followed by 64 hexadecimal digits");
-        }
-        boolean valid = false;
-        for (byte[] secret : source.secrets()) {
-            valid |= Hmac.equal(Hmac.compute(Hmac.SHA256, secret, delivery.body()), given);
-        }
-        if (!valid) {
+        String header = Hmac.requiredHeader(delivery, HEADER);
+        byte[] given = Hmac.wellFormed(
+                header.startsWith(PREFIX) ? Hmac.hexOrNull(header.substring(PREFIX.length()), 32) : null,
+                HEADER, "'sha256=' followed by 64 hexadecimal digits");
+        if (!Hmac.matches(source, Hmac.SHA256, given, delivery.body())) {
             throw new RejectedDelivery(Rejection.INVALID_SIGNATURE,
                     HEADER + " does not match the body under any configured secret");
         }

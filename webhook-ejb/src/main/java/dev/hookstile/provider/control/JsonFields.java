@@ -1,5 +1,7 @@
 package dev.hookstile.provider.control;
 
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.stream.JsonParser;

@@ -1,7 +1,10 @@
 package dev.hookstile.provider.control;
 
+import dev.hookstile.provider.boundary.Answer;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.provider.control.VerifiedDelivery.EventIdentity;
-import dev.hookstile.source.control.Source;
+import dev.hookstile.source.boundary.Source;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;

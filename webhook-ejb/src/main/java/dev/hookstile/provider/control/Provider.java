@@ -1,6 +1,9 @@
 package dev.hookstile.provider.control;
 
-import dev.hookstile.source.control.Source;
+import dev.hookstile.provider.boundary.Answer;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Source;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

@@ -1,6 +1,8 @@
 package dev.hookstile.provider.control;
 
-import dev.hookstile.source.control.Source;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Source;
 
 import java.util.Base64;
 import java.util.List;
@@ -27,20 +29,10 @@ final class Shopify implements Provider {
 
     @Override
     public VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery {
-        String header = delivery.header(SIGNATURE);
-        if (header == null) {
-            throw new RejectedDelivery(Rejection.MISSING_SIGNATURE, "the " + SIGNATURE + " header is missing");
-        }
-        byte[] given = base64OrNull(header);
-        if (given == null || given.length != 32) {
-            throw new RejectedDelivery(Rejection.MALFORMED_SIGNATURE,
-                    SIGNATURE + " must be the base64 encoding of a 32-byte HMAC-SHA256");
-        }
-        boolean valid = false;
-        for (byte[] secret : source.secrets()) {
-            valid |= Hmac.equal(Hmac.compute(Hmac.SHA256, secret, delivery.body()), given);
-        }
-        if (!valid) {
+        byte[] decoded = base64OrNull(Hmac.requiredHeader(delivery, SIGNATURE));
+        byte[] given = Hmac.wellFormed(decoded == null || decoded.length != 32 ? null : decoded,
+                SIGNATURE, "the base64 encoding of a 32-byte HMAC-SHA256");
+        if (!Hmac.matches(source, Hmac.SHA256, given, delivery.body())) {
             throw new RejectedDelivery(Rejection.INVALID_SIGNATURE,
                     SIGNATURE + " does not match the body under any configured secret");
         }

@@ -1,6 +1,9 @@
 package dev.hookstile.provider.control;
 
-import dev.hookstile.source.control.Source;
+import dev.hookstile.provider.boundary.Answer;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Source;
 import jakarta.json.Json;
 import jakarta.json.stream.JsonGenerator;
 import jakarta.json.stream.JsonGeneratorFactory;
@@ -48,26 +51,17 @@ final class Slack implements Provider {
 
     @Override
     public VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery {
-        String header = delivery.header(SIGNATURE);
-        if (header == null) {
-            throw new RejectedDelivery(Rejection.MISSING_SIGNATURE, "the " + SIGNATURE + " header is missing");
-        }
-        byte[] given = header.startsWith(PREFIX) ? Hmac.hexOrNull(header.substring(PREFIX.length()), 32) : null;
-        if (given == null) {
-            throw new RejectedDelivery(Rejection.MALFORMED_SIGNATURE,
-                    SIGNATURE + " must be 'v0=' followed by 64 hexadecimal digits");
-        }
+        String header = Hmac.requiredHeader(delivery, SIGNATURE);
+        byte[] given = Hmac.wellFormed(
+                header.startsWith(PREFIX) ? Hmac.hexOrNull(header.substring(PREFIX.length()), 32) : null,
+                SIGNATURE, "'v0=' followed by 64 hexadecimal digits");
         String timestamp = delivery.header(TIMESTAMP);
         if (timestamp == null) {
             throw new RejectedDelivery(Rejection.INVALID_TIMESTAMP, "the " + TIMESTAMP + " header is missing");
         }
         long signedAt = Timestamps.epochSeconds(timestamp, TIMESTAMP);
         byte[] prefix = baseStringPrefix(timestamp);
-        boolean valid = false;
-        for (byte[] secret : source.secrets()) {
-            valid |= Hmac.equal(Hmac.compute(Hmac.SHA256, secret, prefix, delivery.body()), given);
-        }
-        if (!valid) {
+        if (!Hmac.matches(source, Hmac.SHA256, given, prefix, delivery.body())) {
             throw new RejectedDelivery(Rejection.INVALID_SIGNATURE,
                     SIGNATURE + " does not match the timestamp and body under any configured secret");
         }

@@ -1,6 +1,8 @@
 package dev.hookstile.provider.control;
 
-import dev.hookstile.source.control.Source;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Source;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -61,11 +63,7 @@ final class StandardWebhooks implements Provider {
 
     @Override
     public VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery {
-        String header = delivery.header(signatureHeader);
-        if (header == null) {
-            throw new RejectedDelivery(Rejection.MISSING_SIGNATURE,
-                    "the " + signatureHeader + " header is missing");
-        }
+        String header = Hmac.requiredHeader(delivery, signatureHeader);
         String id = delivery.header(idHeader);
         if (id == null || id.isEmpty()) {
             throw new RejectedDelivery(Rejection.MISSING_EVENT_ID, "the " + idHeader + " header is missing");

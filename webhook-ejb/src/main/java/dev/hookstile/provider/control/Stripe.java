@@ -1,6 +1,8 @@
 package dev.hookstile.provider.control;
 
-import dev.hookstile.source.control.Source;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Source;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -28,10 +30,7 @@ final class Stripe implements Provider {
 
     @Override
     public VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery {
-        String header = delivery.header(SIGNATURE);
-        if (header == null) {
-            throw new RejectedDelivery(Rejection.MISSING_SIGNATURE, "the " + SIGNATURE + " header is missing");
-        }
+        String header = Hmac.requiredHeader(delivery, SIGNATURE);
         String timestamp = null;
         List<byte[]> signatures = new ArrayList<>(2);
         for (String item : header.split(",")) {

@@ -1,6 +1,8 @@
 package dev.hookstile.provider.control;
 
-import dev.hookstile.source.control.Source;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Source;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -93,15 +95,8 @@ final class Twilio implements Provider {
 
     @Override
     public VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery {
-        String header = delivery.header(SIGNATURE);
-        if (header == null) {
-            throw new RejectedDelivery(Rejection.MISSING_SIGNATURE, "the " + SIGNATURE + " header is missing");
-        }
-        byte[] given = base64OrNull(header);
-        if (given == null) {
-            throw new RejectedDelivery(Rejection.MALFORMED_SIGNATURE,
-                    SIGNATURE + " must be the base64 of a 20-byte HMAC-SHA1");
-        }
+        byte[] given = Hmac.wellFormed(base64OrNull(Hmac.requiredHeader(delivery, SIGNATURE)), SIGNATURE,
+                "the base64 of a 20-byte HMAC-SHA1");
         String url = signedUrl(delivery, source);
         String bodyHash = queryValue(url, BODY_SHA256);
         List<FormFields.Field> fields = bodyHash == null ? FormFields.parse(delivery.body()) : List.of();
@@ -110,10 +105,8 @@ final class Twilio implements Provider {
             candidates.add(signedText(variant, fields));
         }
         boolean valid = false;
-        for (byte[] secret : source.secrets()) {
-            for (byte[] text : candidates) {
-                valid |= Hmac.equal(Hmac.compute(HMAC_SHA1, secret, text), given);
-            }
+        for (byte[] text : candidates) {
+            valid |= Hmac.matches(source, HMAC_SHA1, given, text);
         }
         if (!valid) {
             throw new RejectedDelivery(Rejection.INVALID_SIGNATURE, SIGNATURE + " does not match the URL and "

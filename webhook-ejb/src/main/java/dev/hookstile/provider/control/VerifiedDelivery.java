@@ -1,5 +1,7 @@
 package dev.hookstile.provider.control;
 
+import dev.hookstile.provider.boundary.Answer;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

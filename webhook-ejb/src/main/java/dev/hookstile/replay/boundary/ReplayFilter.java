@@ -1,4 +1,4 @@
-package dev.hookstile.replay.control;
+package dev.hookstile.replay.boundary;
 
 import dev.hookstile.dedup.entity.EventStatus;
 import jakarta.json.Json;

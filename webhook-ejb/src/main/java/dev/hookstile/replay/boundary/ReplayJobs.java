@@ -1,12 +1,13 @@
-package dev.hookstile.replay.control;
+package dev.hookstile.replay.boundary;
 
-import dev.hookstile.dedup.control.EventQuery;
-import dev.hookstile.dedup.control.EventSummary;
-import dev.hookstile.dedup.control.RecordedEvents;
+import dev.hookstile.dedup.boundary.EventQuery;
+import dev.hookstile.dedup.boundary.EventSummary;
+import dev.hookstile.dedup.boundary.RecordedEvents;
+import dev.hookstile.platform.boundary.SchemaMigration;
+import dev.hookstile.replay.control.ReplayJobRecords;
 import dev.hookstile.replay.entity.ReplayJob;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
-import dev.hookstile.platform.control.SchemaMigration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;

@@ -1,8 +1,8 @@
-package dev.hookstile.replay.control;
+package dev.hookstile.replay.boundary;
 
 import dev.hookstile.dedup.entity.ReceivedEvent;
-import dev.hookstile.ingest.control.EventQueue;
-import dev.hookstile.ingest.control.HandOffFailure;
+import dev.hookstile.ingest.boundary.EventQueue;
+import dev.hookstile.ingest.boundary.HandOffFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;

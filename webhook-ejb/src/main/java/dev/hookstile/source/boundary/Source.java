@@ -1,4 +1,4 @@
-package dev.hookstile.source.control;
+package dev.hookstile.source.boundary;
 
 import dev.hookstile.provider.control.Provider;
 

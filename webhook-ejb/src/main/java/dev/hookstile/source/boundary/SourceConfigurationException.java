@@ -1,4 +1,4 @@
-package dev.hookstile.source.control;
+package dev.hookstile.source.boundary;
 
 /** The source configuration is wrong; the message says which setting to fix. */
 public class SourceConfigurationException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.hookstile.operator.control;
+package dev.hookstile.operator.boundary;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,5 +1,7 @@
 package dev.hookstile.provider.control;
 
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.provider.control.FormFields.Field;
 import org.junit.jupiter.api.Test;
 

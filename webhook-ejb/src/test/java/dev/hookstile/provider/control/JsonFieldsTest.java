@@ -1,5 +1,7 @@
 package dev.hookstile.provider.control;
 
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,7 @@
-package dev.hookstile.replay.control;
+package dev.hookstile.replay.boundary;
 
 import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.replay.boundary.ReplayJobs;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

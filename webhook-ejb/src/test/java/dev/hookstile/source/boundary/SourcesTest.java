@@ -1,6 +1,8 @@
-package dev.hookstile.source.control;
+package dev.hookstile.source.boundary;
 
 import dev.hookstile.MapConfig;
+import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.boundary.SourceConfigurationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

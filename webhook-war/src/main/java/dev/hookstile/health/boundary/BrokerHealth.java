@@ -1,7 +1,7 @@
 package dev.hookstile.health.boundary;
 
-import dev.hookstile.ingest.control.EventQueue;
-import dev.hookstile.platform.control.ContainerResources;
+import dev.hookstile.ingest.boundary.EventQueue;
+import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;

@@ -1,17 +1,17 @@
 package dev.hookstile.health.boundary;
 
-import dev.hookstile.platform.control.ContainerResources;
-import dev.hookstile.platform.control.SchemaMigration;
+import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.platform.boundary.SchemaMigration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * The database, checked with a real round trip. Down only while it is unreachable and this instance has not yet

@@ -1,9 +1,9 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.ingest.control.BodyLimits;
-import dev.hookstile.ingest.control.DeliveryMetrics;
+import dev.hookstile.ingest.boundary.BodyLimits;
+import dev.hookstile.ingest.boundary.DeliveryMetrics;
 import dev.hookstile.platform.boundary.Problems;
-import dev.hookstile.provider.control.Rejection;
+import dev.hookstile.provider.boundary.Rejection;
 import jakarta.inject.Inject;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;

@@ -1,12 +1,12 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.ingest.control.DeliveryMetrics;
-import dev.hookstile.ingest.control.HandOffFailure;
-import dev.hookstile.ingest.control.Ingest;
-import dev.hookstile.ingest.control.Receipt;
+import dev.hookstile.ingest.boundary.DeliveryMetrics;
+import dev.hookstile.ingest.boundary.HandOffFailure;
+import dev.hookstile.ingest.boundary.Ingest;
+import dev.hookstile.ingest.boundary.Receipt;
 import dev.hookstile.platform.boundary.Problems;
-import dev.hookstile.provider.control.Answer;
-import dev.hookstile.provider.control.RejectedDelivery;
+import dev.hookstile.provider.boundary.Answer;
+import dev.hookstile.provider.boundary.RejectedDelivery;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.spi.JsonProvider;

@@ -1,13 +1,13 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.dedup.control.EventQuery;
-import dev.hookstile.dedup.control.EventSummary;
-import dev.hookstile.dedup.control.RecordedEvents;
+import dev.hookstile.dedup.boundary.EventQuery;
+import dev.hookstile.dedup.boundary.EventSummary;
+import dev.hookstile.dedup.boundary.RecordedEvents;
 import dev.hookstile.dedup.entity.EventAttempt;
 import dev.hookstile.dedup.entity.ReceivedEvent;
-import dev.hookstile.ingest.control.HandOffFailure;
+import dev.hookstile.ingest.boundary.HandOffFailure;
 import dev.hookstile.platform.boundary.Problems;
-import dev.hookstile.replay.control.Replays;
+import dev.hookstile.replay.boundary.Replays;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;

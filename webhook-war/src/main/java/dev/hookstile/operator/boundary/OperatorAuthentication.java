@@ -1,6 +1,6 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.operator.control.AdminToken;
+import dev.hookstile.operator.boundary.AdminToken;
 import dev.hookstile.platform.boundary.Problems;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;

@@ -2,8 +2,8 @@ package dev.hookstile.operator.boundary;
 
 import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.platform.boundary.Problems;
-import dev.hookstile.replay.control.ReplayFilter;
-import dev.hookstile.replay.control.ReplayJobs;
+import dev.hookstile.replay.boundary.ReplayFilter;
+import dev.hookstile.replay.boundary.ReplayJobs;
 import dev.hookstile.replay.entity.ReplayJob;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,10 +1,10 @@
 package dev.hookstile.operator.boundary;
 
 import dev.hookstile.dedup.entity.EventStatus;
-import dev.hookstile.operator.control.EventCounts;
+import dev.hookstile.operator.boundary.EventCounts;
 import dev.hookstile.platform.boundary.Problems;
-import dev.hookstile.source.control.Source;
-import dev.hookstile.source.control.Sources;
+import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;

@@ -1,7 +1,7 @@
 package dev.hookstile.platform.boundary;
 
-import dev.hookstile.ingest.control.DeliveryMetrics;
-import dev.hookstile.provider.control.Rejection;
+import dev.hookstile.ingest.boundary.DeliveryMetrics;
+import dev.hookstile.provider.boundary.Rejection;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;

@@ -1,6 +1,6 @@
 package dev.hookstile.it.support;
 
-import dev.hookstile.platform.control.ContainerResources;
+import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
@@ -8,10 +8,10 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import javax.sql.DataSource;
 
 /** Creates the test handler's tables once, at deployment, outside the product's migrations. */
 @Singleton

@@ -2,6 +2,7 @@ package dev.hookstile.processing.boundary;
 
 import dev.hookstile.it.Deployments;
 import dev.hookstile.it.Webhooks;
+import dev.hookstile.processing.control.Failure;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import org.jboss.arquillian.container.test.api.Deployment;
