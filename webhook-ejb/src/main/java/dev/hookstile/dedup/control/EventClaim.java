@@ -57,7 +57,7 @@ public class EventClaim {
 
         /** Whether a delivery may still record a failure over it: it is not finished. */
         public boolean open() {
-            return "retrying".equals(status) || "received".equals(status);
+            return status != null && EventStatus.of(status).open();
         }
     }
 

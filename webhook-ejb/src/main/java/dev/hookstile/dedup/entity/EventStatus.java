@@ -18,6 +18,24 @@ public enum EventStatus {
     /** Failed permanently, or transiently until its attempts ran out. Kept with its payload; replayable. */
     DEAD;
 
+    /**
+     * The open statuses as an SQL list, for the statements that claim an event or record a failure over it. A
+     * constant, so that annotations can use it; {@code EventStatusTest} holds it to {@link #open()}.
+     */
+    public static final String OPEN_IN_SQL = "'retrying', 'received'";
+    /** The statuses a replay starts from, as an SQL list; held to {@link #replayable()} by {@code EventStatusTest}. */
+    public static final String REPLAYABLE_IN_SQL = "'dead', 'completed', 'ignored'";
+
+    /** Not finished: a delivery may still claim it, or record a failure over it. */
+    public boolean open() {
+        return this == RETRYING || this == RECEIVED;
+    }
+
+    /** Finished: an operator may replay it. A {@code received} event is being replayed already. */
+    public boolean replayable() {
+        return this == COMPLETED || this == IGNORED || this == DEAD;
+    }
+
     public String column() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -23,7 +23,8 @@ import java.util.Objects;
 @NamedNativeQuery(name = ReceivedEvent.REQUEUE, query = """
         UPDATE received_event SET status = 'received', replay_base = attempts, updated_at = ?1
         WHERE source = ?2 AND event_id = ?3
-          AND (status IN ('dead', 'completed', 'ignored') OR (status = 'received' AND updated_at < ?4))""")
+          AND (status IN (""" + EventStatus.REPLAYABLE_IN_SQL + """
+        ) OR (status = 'received' AND updated_at < ?4))""")
 @NamedNativeQuery(name = ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS, query = """
         SELECT source, status, COUNT(*) FROM received_event GROUP BY source, status""")
 public class ReceivedEvent {
@@ -51,7 +52,7 @@ public class ReceivedEvent {
     public static final String RECLAIM = """
             UPDATE received_event SET status = ?, attempts = attempts + ?, processed_at = ?, updated_at = ?,
                                       last_error = NULL
-            WHERE source = ? AND event_id = ? AND status IN ('retrying', 'received')""";
+            WHERE source = ? AND event_id = ? AND status IN (""" + EventStatus.OPEN_IN_SQL + ")";
     /** Attempts and replay base of an event. */
     public static final String ATTEMPTS = """
             SELECT attempts, replay_base FROM received_event WHERE source = ? AND event_id = ?""";
@@ -72,7 +73,7 @@ public class ReceivedEvent {
     /** Never overwrites a completed event: a concurrent delivery may have processed it meanwhile. */
     public static final String UPDATE_FAILURE = """
             UPDATE received_event SET status = ?, attempts = ?, last_error = ?, updated_at = ?
-            WHERE source = ? AND event_id = ? AND status IN ('retrying', 'received')""";
+            WHERE source = ? AND event_id = ? AND status IN (""" + EventStatus.OPEN_IN_SQL + ")";
     /**
      * A replay: only a finished event is queued again, so two concurrent replays queue it once. An event left
      * {@code received} for long (its replay's message was lost between the database commit and the broker's) can be

@@ -40,7 +40,6 @@ public class WebhooksResource {
     // request CPU under load, profiled): resolve it once.
     private static final JsonProvider JSON = JsonProvider.provider();
 
-    static final String RETRY_AFTER_SECONDS = "5";
     private static final Logger LOG = Logger.getLogger(WebhooksResource.class.getName());
 
     @Inject
@@ -67,11 +66,8 @@ public class WebhooksResource {
             return refuse(source, rejected);
         } catch (HandOffFailure failure) {
             LOG.log(Level.WARNING, "Could not queue a delivery to " + source + " durably; answered 503", failure);
-            return Problems.of(503, "broker-unavailable", "Service unavailable",
-                            "the event could not be stored durably; it was not accepted, retry later",
-                            "/webhooks/" + source)
-                    .header("Retry-After", RETRY_AFTER_SECONDS)
-                    .build();
+            return Problems.brokerUnavailable("the event could not be stored durably; it was not accepted, retry later",
+                    "/webhooks/" + source);
         }
     }
 

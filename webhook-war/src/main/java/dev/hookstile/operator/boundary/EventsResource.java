@@ -109,9 +109,8 @@ public class EventsResource {
                 case NOT_FOUND -> notFound(source, eventId);
             };
         } catch (HandOffFailure e) {
-            return Problems.of(503, "broker-unavailable", "Service unavailable",
-                    "the event could not be queued again; nothing changed, retry later", instance)
-                    .header("Retry-After", "5").build();
+            return Problems.brokerUnavailable("the event could not be queued again; nothing changed, retry later",
+                    instance);
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.hookstile.operator.boundary;
 
+import dev.hookstile.dedup.boundary.EventCounts;
 import dev.hookstile.dedup.entity.EventStatus;
-import dev.hookstile.operator.boundary.EventCounts;
 import dev.hookstile.platform.boundary.Problems;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;

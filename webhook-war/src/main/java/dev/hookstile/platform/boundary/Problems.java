@@ -18,6 +18,19 @@ public final class Problems {
     private Problems() {
     }
 
+    /** How long a caller should wait before retrying what a broker or database outage refused, in seconds. */
+    public static final String RETRY_AFTER_SECONDS = "5";
+
+    /**
+     * {@code 503 broker-unavailable} with {@code Retry-After}: the broker could not store what was asked, so nothing
+     * was accepted or changed and the caller should retry.
+     */
+    public static Response brokerUnavailable(String detail, String instance) {
+        return of(503, "broker-unavailable", "Service unavailable", detail, instance)
+                .header("Retry-After", RETRY_AFTER_SECONDS)
+                .build();
+    }
+
     public static Response.ResponseBuilder of(int status, String slug, String title, String detail, String instance) {
         return Response.status(status).type(PROBLEM_JSON).entity(json(status, slug, title, detail, instance));
     }

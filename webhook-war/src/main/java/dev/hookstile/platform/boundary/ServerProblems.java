@@ -21,7 +21,6 @@ import java.util.logging.Logger;
 @Provider
 public class ServerProblems implements ExceptionMapper<RuntimeException> {
 
-    static final String RETRY_AFTER_SECONDS = "5";
     private static final Logger LOG = Logger.getLogger(ServerProblems.class.getName());
 
     @Context
@@ -35,7 +34,7 @@ public class ServerProblems implements ExceptionMapper<RuntimeException> {
             LOG.log(Level.WARNING, exception, () -> "The database failed a query of " + path + "; answered 503");
             return Problems.of(503, "database-unavailable", "Service unavailable",
                             "the database did not answer this query; retry later (webhooks are still accepted)", path)
-                    .header("Retry-After", RETRY_AFTER_SECONDS)
+                    .header("Retry-After", Problems.RETRY_AFTER_SECONDS)
                     .build();
         }
         LOG.log(Level.SEVERE, exception, () -> "Unexpected failure answering " + path);

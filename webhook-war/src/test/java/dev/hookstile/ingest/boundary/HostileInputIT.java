@@ -1,23 +1,16 @@
 package dev.hookstile.ingest.boundary;
 
 import com.stripe.net.Webhook;
-import dev.hookstile.it.Deployments;
+import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.Webhooks;
 import jakarta.json.JsonObject;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.UUID;
-
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -38,25 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * type, is counted in {@code hookstile_deliveries_rejected_total} under its reason, and stores nothing. Requests
  * time out after 10 s, so a refusal that hangs (as Parsson's skip did on truncated JSON) fails its test.
  */
-@ExtendWith(ArquillianExtension.class)
-class HostileInputIT {
+class HostileInputIT extends DeployedHookstile {
 
     private static final Duration PATIENCE = Duration.ofSeconds(10);
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.hookstileWithTestHandler();
-    }
-
-    @ArquillianResource
-    URL base;
-
-    private Webhooks webhooks;
-
-    @BeforeEach
-    void sender() {
-        webhooks = Webhooks.at(base);
-    }
 
     @Test
     void missingSignatureHeaderIsRefusedWith401() {

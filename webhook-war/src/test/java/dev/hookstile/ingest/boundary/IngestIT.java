@@ -1,16 +1,9 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.it.Deployments;
+import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.Webhooks;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.URL;
 import java.net.http.HttpResponse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,23 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The service around ingest: health endpoints that report ready and the published OpenAPI contract. Refusals are
  * in {@link HostileInputIT}, each provider end to end in {@link ProvidersIT}.
  */
-@ExtendWith(ArquillianExtension.class)
-class IngestIT {
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.hookstileWithTestHandler();
-    }
-
-    @ArquillianResource
-    URL base;
-
-    private Webhooks webhooks;
-
-    @BeforeEach
-    void sender() {
-        webhooks = Webhooks.at(base);
-    }
+class IngestIT extends DeployedHookstile {
 
     @Test
     void readinessAndLivenessAreUp() {

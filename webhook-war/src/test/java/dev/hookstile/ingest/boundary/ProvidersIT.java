@@ -1,17 +1,10 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.it.Deployments;
+import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.Webhooks;
 import jakarta.json.JsonObject;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.TreeMap;
@@ -25,25 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * configuration): a delivery signed the provider's way is accepted, processed once, and its redelivery is a
  * duplicate.
  */
-@ExtendWith(ArquillianExtension.class)
-class ProvidersIT {
+class ProvidersIT extends DeployedHookstile {
 
     private static final Duration PROCESSING = Duration.ofSeconds(30);
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.hookstileWithTestHandler();
-    }
-
-    @ArquillianResource
-    URL base;
-
-    private Webhooks webhooks;
-
-    @BeforeEach
-    void sender() {
-        webhooks = Webhooks.at(base);
-    }
 
     @Test
     void shopifyDeliveryIsProcessedOnceUnderItsWebhookId() {

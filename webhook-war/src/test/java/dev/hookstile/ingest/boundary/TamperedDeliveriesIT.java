@@ -1,16 +1,10 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.it.Deployments;
+import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.Webhooks;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -38,20 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * be accepted, and none may make the server fail (5xx) or hang. The seed is printed; set
  * {@code -Dhookstile.fuzz.seed=...} to replay a run.
  */
-@ExtendWith(ArquillianExtension.class)
-class TamperedDeliveriesIT {
+class TamperedDeliveriesIT extends DeployedHookstile {
 
     private static final int MUTATIONS = 2_400;
     private static final String HEX = "0123456789abcdef";
     private static final String BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.hookstileWithTestHandler();
-    }
-
-    @ArquillianResource
-    URL base;
 
     /** A delivery as parts, so a mutation knows which header holds what. */
     private record Delivery(String source, Map<String, String> headers, byte[] body, String signatureHeader,
@@ -64,7 +49,6 @@ class TamperedDeliveriesIT {
         long seed = Long.getLong("hookstile.fuzz.seed", System.nanoTime());
         System.out.println("TamperedDeliveriesIT seed: " + seed);
         Random random = new Random(seed);
-        var webhooks = Webhooks.at(base);
         var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         var failures = new ConcurrentLinkedQueue<String>();
         var refused = new AtomicInteger();

@@ -1,19 +1,13 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.it.Deployments;
+import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.Webhooks;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -33,8 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * details with a Bearer challenge otherwise), no secret material in what it shows, and webhooks, health and the
  * OpenAPI description as open as before.
  */
-@ExtendWith(ArquillianExtension.class)
-class OperatorApiIT {
+class OperatorApiIT extends DeployedHookstile {
 
     /** The token the POM gives the server (failsafe environmentVariables), as an operator would configure it. */
     private static final String TOKEN = System.getenv("HOOKSTILE_ADMIN_TOKEN");
@@ -43,20 +36,9 @@ class OperatorApiIT {
             "it-github-old-secret", Webhooks.STRIPE_SECRET, Webhooks.SHOPIFY_SECRET, Webhooks.SLACK_SECRET,
             Webhooks.TWILIO_TOKEN, Webhooks.META_SECRET, Webhooks.META_VERIFY_TOKEN, Webhooks.INHOUSE_SECRET);
 
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.hookstileWithTestHandler();
-    }
-
-    @ArquillianResource
-    URL base;
-
-    private Webhooks webhooks;
-
     @BeforeEach
     void operator() {
         assertNotNull(TOKEN, "HOOKSTILE_ADMIN_TOKEN must be set for the integration tests (webhook-war/pom.xml)");
-        webhooks = Webhooks.at(base);
     }
 
     @Test

@@ -1,19 +1,12 @@
 package dev.hookstile.processing.boundary;
 
-import dev.hookstile.it.Deployments;
+import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.Webhooks;
 import dev.hookstile.processing.control.Failure;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.URL;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -37,25 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * must leave none. The source {@code it} allows 5 attempts (HOOKSTILE_SOURCES_IT_MAX_ATTEMPTS), the broker
  * redelivers after 200 ms, doubling.
  */
-@ExtendWith(ArquillianExtension.class)
-class FailureHandlingIT {
+class FailureHandlingIT extends DeployedHookstile {
 
     private static final Duration PROCESSING = Duration.ofSeconds(60);
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.hookstileWithTestHandler();
-    }
-
-    @ArquillianResource
-    URL base;
-
-    private Webhooks webhooks;
-
-    @BeforeEach
-    void sender() {
-        webhooks = Webhooks.at(base);
-    }
 
     @Test
     void transientFailureTwiceThenSuccessCompletesWithThreeAttemptsRecorded() {

@@ -1,17 +1,10 @@
 package dev.hookstile.processing.boundary;
 
-import dev.hookstile.it.Deployments;
+import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.Webhooks;
 import jakarta.json.JsonObject;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,25 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The whole path on Payara Micro with the broker and the database: ingest, durable hand-off, MDB, claim, handler,
  * commit. Effects are counted in the database, never inferred from responses.
  */
-@ExtendWith(ArquillianExtension.class)
-class ProcessingIT {
+class ProcessingIT extends DeployedHookstile {
 
     private static final Duration PROCESSING = Duration.ofSeconds(30);
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.hookstileWithTestHandler();
-    }
-
-    @ArquillianResource
-    URL base;
-
-    private Webhooks webhooks;
-
-    @BeforeEach
-    void sender() {
-        webhooks = Webhooks.at(base);
-    }
 
     @Test
     void eventPostedOnceIsProcessedOnce() {

@@ -1,4 +1,4 @@
-package dev.hookstile.operator.boundary;
+package dev.hookstile.dedup.boundary;
 
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
