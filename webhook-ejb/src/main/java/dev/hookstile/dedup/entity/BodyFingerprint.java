@@ -17,6 +17,9 @@ public final class BodyFingerprint {
     public static final String TAKE_OVER = """
             UPDATE body_fingerprint SET event_id = ?, received_at = ? WHERE source = ? AND sha256 = ?""";
 
+    /** Fingerprints whose window has passed for good: the retention deletes them with the events. */
+    public static final String DELETE_OLDER = "DELETE FROM body_fingerprint WHERE source = ? AND received_at < ?";
+
     private BodyFingerprint() {
     }
 }

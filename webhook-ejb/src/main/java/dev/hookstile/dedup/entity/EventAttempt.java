@@ -20,6 +20,8 @@ public class EventAttempt {
             INSERT INTO event_attempt (source, event_id, attempt, outcome, failure, error, at)
             VALUES (?, ?, ?, ?, ?, ?, ?)""";
     public static final String OF_EVENT = "EventAttempt.ofEvent";
+    /** An event's history, deleted with the event by the retention. */
+    public static final String DELETE_OF_EVENT = "DELETE FROM event_attempt WHERE source = ? AND event_id = ?";
 
     @Id
     private Long id;

@@ -26,6 +26,14 @@ public enum EventStatus {
     /** The statuses a replay starts from, as an SQL list; held to {@link #replayable()} by {@code EventStatusTest}. */
     public static final String REPLAYABLE_IN_SQL = "'dead', 'completed', 'ignored'";
 
+    /** The statuses the retention deletes once old enough, as an SQL list; held to {@link #expirable()}. */
+    public static final String EXPIRABLE_IN_SQL = "'completed', 'ignored'";
+
+    /** Finished well: deleted once older than the retention. Dead events stay until an operator acts on them. */
+    public boolean expirable() {
+        return this == COMPLETED || this == IGNORED;
+    }
+
     /** Not finished: a delivery may still claim it, or record a failure over it. */
     public boolean open() {
         return this == RETRYING || this == RECEIVED;

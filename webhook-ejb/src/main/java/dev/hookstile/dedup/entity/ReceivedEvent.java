@@ -70,6 +70,20 @@ public class ReceivedEvent {
      */
     public static final String SET_STATUS = """
             UPDATE received_event SET status = ?, last_error = ? WHERE source = ? AND event_id = ?""";
+    /**
+     * A batch of a source's events that the retention may delete: finished well and received before the cut-off.
+     * Served by the index on (status, received_at).
+     */
+    public static final String EXPIRED = """
+            SELECT event_id FROM received_event
+            WHERE source = ? AND status IN (""" + EventStatus.EXPIRABLE_IN_SQL + """
+            ) AND received_at < ?
+            ORDER BY received_at
+            LIMIT ?""";
+    /** One expired event, deleted only if it is still finished well (a replay may have queued it again since). */
+    public static final String DELETE_EXPIRED = """
+            DELETE FROM received_event WHERE source = ? AND event_id = ? AND status IN (""" + EventStatus.EXPIRABLE_IN_SQL
+            + ")";
     /** Never overwrites a completed event: a concurrent delivery may have processed it meanwhile. */
     public static final String UPDATE_FAILURE = """
             UPDATE received_event SET status = ?, attempts = ?, last_error = ?, updated_at = ?

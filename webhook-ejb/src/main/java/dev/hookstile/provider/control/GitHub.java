@@ -4,6 +4,7 @@ import dev.hookstile.provider.boundary.RejectedDelivery;
 import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.source.boundary.Source;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -21,6 +22,12 @@ final class GitHub implements Provider {
     @Override
     public String name() {
         return "github";
+    }
+
+    /** GitHub does not retry by itself; a delivery can be redelivered by hand for 3 days. */
+    @Override
+    public Duration retryWindow() {
+        return Duration.ofDays(3);
     }
 
     @Override

@@ -17,6 +17,7 @@ import jakarta.json.JsonValue;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -70,6 +71,12 @@ final class Meta implements Provider {
     @Override
     public String name() {
         return "meta";
+    }
+
+    /** Meta retries a failed delivery for up to 7 days. */
+    @Override
+    public Duration retryWindow() {
+        return Duration.ofDays(7);
     }
 
     @Override

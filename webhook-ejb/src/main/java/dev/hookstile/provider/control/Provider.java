@@ -6,6 +6,7 @@ import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.source.boundary.Source;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
@@ -27,6 +28,14 @@ public interface Provider {
      * @throws RejectedDelivery with the precise reason when the delivery must not be accepted
      */
     VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery;
+
+    /**
+     * How long after an event the sender may still deliver it again (its retries, or a redelivery an operator can
+     * trigger). The retention never deletes an event sooner: a copy arriving later would be processed again.
+     */
+    default Duration retryWindow() {
+        return Duration.ofDays(7);
+    }
 
     /** Whether one delivery can carry several events, all in one signed body. */
     default boolean deliversBatches() {

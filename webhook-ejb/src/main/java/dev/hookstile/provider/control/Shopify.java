@@ -4,6 +4,7 @@ import dev.hookstile.provider.boundary.RejectedDelivery;
 import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.source.boundary.Source;
 
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
@@ -25,6 +26,12 @@ final class Shopify implements Provider {
     @Override
     public String name() {
         return "shopify";
+    }
+
+    /** Shopify retries a failed delivery for a few hours. */
+    @Override
+    public Duration retryWindow() {
+        return Duration.ofDays(1);
     }
 
     @Override

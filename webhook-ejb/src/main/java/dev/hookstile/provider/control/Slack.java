@@ -10,6 +10,7 @@ import jakarta.json.stream.JsonGeneratorFactory;
 
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,6 +48,12 @@ final class Slack implements Provider {
     @Override
     public String name() {
         return "slack";
+    }
+
+    /** Slack retries a failed event three times within the hour. */
+    @Override
+    public Duration retryWindow() {
+        return Duration.ofDays(1);
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.source.boundary.Source;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,12 @@ final class StandardWebhooks implements Provider {
     @Override
     public String name() {
         return name;
+    }
+
+    /** Standard Webhooks senders (Svix's schedule) retry for about a day, and resend by hand: 3 days. */
+    @Override
+    public Duration retryWindow() {
+        return Duration.ofDays(3);
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.source.boundary.Source;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,12 @@ final class Stripe implements Provider {
     @Override
     public String name() {
         return "stripe";
+    }
+
+    /** Stripe retries a failed delivery for up to 3 days. */
+    @Override
+    public Duration retryWindow() {
+        return Duration.ofDays(3);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -63,6 +64,12 @@ final class Twilio implements Provider {
     @Override
     public String name() {
         return "twilio";
+    }
+
+    /** Twilio retries a failed callback within minutes, if at all. */
+    @Override
+    public Duration retryWindow() {
+        return Duration.ofDays(1);
     }
 
     @Override

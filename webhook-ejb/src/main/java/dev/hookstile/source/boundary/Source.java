@@ -19,14 +19,17 @@ import java.util.Optional;
  * @param retries     in-process retries of a transient failure within one delivery, before the broker's back-off
  * @param bodyDedupWindow how long a processed body makes a repeat of it under another event id {@code ignored};
  *                        zero (the default) deduplicates on the event id alone
+ * @param retention   how long a completed or ignored event is kept; zero keeps them all
  */
 public record Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                     Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow) {
+                     Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow,
+                     Duration retention) {
 
     public static final int DEFAULT_MAX_ATTEMPTS = 8;
     public static final int DEFAULT_RETRIES = 2;
     /** The most in-process retries a source may ask for: the Fault Tolerance cap on {@code EventProcessing}. */
     public static final int MAX_RETRIES = 10;
+    public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);
 
     public Source {
         secrets = List.copyOf(secrets);
@@ -40,6 +43,14 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         if (bodyDedupWindow.isNegative()) {
             throw new IllegalArgumentException("bodyDedupWindow must not be negative");
         }
+        if (retention.isNegative()) {
+            throw new IllegalArgumentException("retention must not be negative");
+        }
+    }
+
+    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
+                  Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow) {
+        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, DEFAULT_RETENTION);
     }
 
     public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
@@ -61,6 +72,7 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         // Never print the secrets.
         return "Source[" + name + ", provider=" + provider.name() + ", secrets=" + secrets.size()
                 + ", tolerance=" + tolerance.toSeconds() + "s, maxAttempts=" + maxAttempts + ", retries=" + retries
-                + (bodyDedupWindow.isZero() ? "" : ", bodyDedupWindow=" + bodyDedupWindow.toSeconds() + "s") + "]";
+                + (bodyDedupWindow.isZero() ? "" : ", bodyDedupWindow=" + bodyDedupWindow.toSeconds() + "s")
+                + ", retention=" + (retention.isZero() ? "forever" : retention.toDays() + "d") + "]";
     }
 }

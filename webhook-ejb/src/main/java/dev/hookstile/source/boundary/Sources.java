@@ -28,9 +28,9 @@ import java.util.regex.Pattern;
  * The configured sources, read once at start-up from MicroProfile Config:
  * {@code hookstile.sources} (names), {@code hookstile.sources.<name>.provider}, {@code .secrets} (comma-separated),
  * {@code .secrets-file}, {@code .tolerance-seconds}, {@code .max-attempts}, {@code .retries},
- * {@code .body-dedup-window-seconds}. As environment variables: {@code HOOKSTILE_SOURCES},
+ * {@code .body-dedup-window-seconds}, {@code .retention-days}. As environment variables: {@code HOOKSTILE_SOURCES},
  * {@code HOOKSTILE_SOURCES_<NAME>_PROVIDER}, {@code _SECRETS}, {@code _SECRETS_FILE}, {@code _TOLERANCE_SECONDS},
- * {@code _MAX_ATTEMPTS}, {@code _RETRIES}, {@code _BODY_DEDUP_WINDOW_SECONDS}.
+ * {@code _MAX_ATTEMPTS}, {@code _RETRIES}, {@code _BODY_DEDUP_WINDOW_SECONDS}, {@code _RETENTION_DAYS}.
  *
  * <p>A source that is misconfigured fails the deployment: accepting webhooks we cannot verify would be worse than
  * not starting.
@@ -49,6 +49,7 @@ public class Sources {
     private volatile Map<String, Source> byName = Map.of();
     private int defaultMaxAttempts = Source.DEFAULT_MAX_ATTEMPTS;
     private int defaultRetries = Source.DEFAULT_RETRIES;
+    private long defaultRetentionDays = Source.DEFAULT_RETENTION.toDays();
 
     public Sources() {
     }
@@ -71,6 +72,11 @@ public class Sources {
         if (defaultRetries < 0 || defaultRetries > Source.MAX_RETRIES) {
             throw new SourceConfigurationException("HOOKSTILE_PROCESSING_RETRIES must be between 0 and "
                     + Source.MAX_RETRIES);
+        }
+        defaultRetentionDays = config.getOptionalValue("hookstile.retention.days", Long.class)
+                .orElse(Source.DEFAULT_RETENTION.toDays());
+        if (defaultRetentionDays < 0) {
+            throw new SourceConfigurationException("HOOKSTILE_RETENTION_DAYS must not be negative (0 keeps every event)");
         }
         var names = config.getOptionalValue(PREFIX, String[].class).map(Arrays::asList).orElse(List.of());
         var loaded = new LinkedHashMap<String, Source>();
@@ -155,7 +161,27 @@ public class Sources {
                     + " in one body (their ids are signed)");
         }
         return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts,
-                retries, Duration.ofSeconds(bodyWindowSeconds));
+                retries, Duration.ofSeconds(bodyWindowSeconds), retention(name, key, provider));
+    }
+
+    /**
+     * The source's retention, never shorter than its sender's retry window: an event deleted while the sender may
+     * still deliver it again would be processed again. Zero keeps every event.
+     */
+    private Duration retention(String name, String key, Provider provider) {
+        long days = config.getOptionalValue(key + "retention-days", Long.class).orElse(defaultRetentionDays);
+        if (days < 0) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "retention-days")
+                    + " must not be negative (0 keeps every event)");
+        }
+        Duration retention = Duration.ofDays(days);
+        if (days > 0 && retention.compareTo(provider.retryWindow()) < 0) {
+            LOG.warning(() -> "source '" + name + "': retention of " + days + " days raised to "
+                    + provider.retryWindow().toDays() + ", the longest " + provider.name()
+                    + " may deliver an event again; an event deleted sooner would be processed twice");
+            return provider.retryWindow();
+        }
+        return retention;
     }
 
     private static List<String> readSecretsFile(String source, String file) {

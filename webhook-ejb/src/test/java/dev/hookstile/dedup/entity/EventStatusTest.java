@@ -24,6 +24,20 @@ class EventStatusTest {
     }
 
     @Test
+    void theExpirableStatusesInSqlAreExactlyTheExpirableOnes() {
+        assertEquals(Arrays.stream(EventStatus.values()).filter(EventStatus::expirable).map(EventStatus::column)
+                .collect(Collectors.toSet()), inSql(EventStatus.EXPIRABLE_IN_SQL));
+    }
+
+    @Test
+    void onlyEventsThatFinishedWellExpire() {
+        for (EventStatus status : EventStatus.values()) {
+            assertEquals(status == EventStatus.COMPLETED || status == EventStatus.IGNORED, status.expirable(),
+                    status.toString());
+        }
+    }
+
+    @Test
     void everyStatusIsEitherOpenOrReplayable() {
         for (EventStatus status : EventStatus.values()) {
             assertTrue(status.open() ^ status.replayable(), status + " is open or finished, never both or neither");

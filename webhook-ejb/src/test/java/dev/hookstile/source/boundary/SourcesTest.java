@@ -433,4 +433,50 @@ class SourcesTest {
         assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_WA_BODY_DEDUP_WINDOW_SECONDS"), e.getMessage());
         assertTrue(e.getMessage().contains("meta"), e.getMessage());
     }
+
+    @Test
+    void keepsFinishedEventsThirtyDaysUnlessASourceOrTheDefaultSaysOtherwise() {
+        var sources = sources(Map.of(
+                "hookstile.sources", "pay, shop",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.retention-days", "90",
+                "hookstile.sources.shop.provider", "shopify",
+                "hookstile.sources.shop.secrets", "s"));
+
+        assertEquals(Duration.ofDays(90), sources.find("pay").orElseThrow().retention());
+        assertEquals(Duration.ofDays(30), sources.find("shop").orElseThrow().retention());
+        assertEquals(Duration.ofDays(7), sources(Map.of(
+                "hookstile.retention.days", "7",
+                "hookstile.sources", "shop",
+                "hookstile.sources.shop.provider", "shopify",
+                "hookstile.sources.shop.secrets", "s")).find("shop").orElseThrow().retention());
+    }
+
+    @Test
+    void neverKeepsEventsLessThanTheSendersRetryWindow() {
+        // Stripe retries for 3 days: an event deleted after 1 could come back and be processed again.
+        var sources = sources(Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.retention-days", "1"));
+
+        assertEquals(Duration.ofDays(3), sources.find("pay").orElseThrow().retention());
+    }
+
+    @Test
+    void zeroDaysKeepsEveryEventAndANegativeNumberIsRefused() {
+        assertEquals(Duration.ZERO, sources(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s",
+                "hookstile.sources.gh.retention-days", "0")).find("gh").orElseThrow().retention());
+        var e = failure(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s",
+                "hookstile.sources.gh.retention-days", "-1"));
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_GH_RETENTION_DAYS"), e.getMessage());
+    }
 }

@@ -1,0 +1,123 @@
+package dev.hookstile.dedup.boundary;
+
+import dev.hookstile.dedup.control.ExpiredEvents;
+import dev.hookstile.platform.boundary.SchemaMigration;
+import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.boundary.Sources;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The retention: every {@code hookstile.retention.interval-seconds} it deletes each source's completed and ignored
+ * events older than the source's retention ({@link Source#retention()}), with their history and old body
+ * fingerprints, in batches of {@value #BATCH}. Dead events are kept until an operator replays them; retrying and
+ * queued ones are never touched. Safe with several instances: they delete in small transactions, and an event
+ * another instance deleted first is simply not deleted twice. Counted in {@code hookstile_events_deleted_total}.
+ */
+@Singleton
+@Startup
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class RetentionSweep {
+
+    static final int BATCH = 500;
+    /** One sweep gives way after this long, and goes on at the next interval: it must never hog the database. */
+    private static final Duration BUDGET = Duration.ofSeconds(30);
+    private static final Logger LOG = Logger.getLogger(RetentionSweep.class.getName());
+
+    @Inject
+    @ConfigProperty(name = "hookstile.retention.interval-seconds", defaultValue = "600")
+    long intervalSeconds;
+
+    @Inject
+    Sources sources;
+
+    @Inject
+    ExpiredEvents expired;
+
+    @Inject
+    SchemaMigration schema;
+
+    @Inject
+    MetricRegistry metrics;
+
+    @Resource
+    TimerService timers;
+
+    private final Map<String, Counter> deleted = new HashMap<>();
+
+    @PostConstruct
+    void schedule() {
+        var metadata = Metadata.builder().withName("hookstile.events.deleted")
+                .withDescription("Completed and ignored events deleted by the retention, by source").build();
+        for (Source source : sources.all()) {
+            deleted.put(source.name(), metrics.counter(metadata, new Tag("source", source.name())));
+        }
+        if (intervalSeconds <= 0) {
+            LOG.info("Retention sweep off (hookstile.retention.interval-seconds=" + intervalSeconds + ")");
+            return;
+        }
+        long interval = Duration.ofSeconds(intervalSeconds).toMillis();
+        timers.createIntervalTimer(interval, interval, new TimerConfig(null, false));
+    }
+
+    @Timeout
+    void sweep() {
+        if (!schema.migrated()) {
+            return;
+        }
+        Instant deadline = Instant.now().plus(BUDGET);
+        for (Source source : sources.all()) {
+            if (source.retention().isZero()) {
+                continue;
+            }
+            try {
+                sweep(source, deadline);
+            } catch (RuntimeException e) {
+                // The database is away or busy: the next interval tries again.
+                LOG.log(Level.WARNING, "Retention sweep of source " + source.name() + " failed; next try in "
+                        + intervalSeconds + " s", e);
+            }
+        }
+    }
+
+    private void sweep(Source source, Instant deadline) {
+        Instant now = Instant.now();
+        Instant cutoff = now.minus(source.retention());
+        long total = 0;
+        int batch;
+        do {
+            batch = expired.deleteBatch(source.name(), cutoff, BATCH);
+            total += batch;
+        } while (batch == BATCH && Instant.now().isBefore(deadline));
+        // A fingerprint serves its body's window only; past both that and the retention nothing reads it.
+        Duration keep = source.bodyDedupWindow().compareTo(source.retention()) > 0
+                ? source.bodyDedupWindow() : source.retention();
+        expired.deleteFingerprints(source.name(), now.minus(keep));
+        if (total > 0) {
+            deleted.get(source.name()).inc(total);
+            long count = total;
+            LOG.info(() -> "Retention: deleted " + count + " events of source " + source.name() + " received before "
+                    + cutoff);
+        }
+    }
+}

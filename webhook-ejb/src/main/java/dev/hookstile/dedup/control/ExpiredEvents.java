@@ -1,0 +1,87 @@
+package dev.hookstile.dedup.control;
+
+import dev.hookstile.dedup.entity.BodyFingerprint;
+import dev.hookstile.dedup.entity.EventAttempt;
+import dev.hookstile.dedup.entity.ReceivedEvent;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Deletes events the retention no longer keeps, a small batch per transaction, so that no transaction holds many
+ * row locks or runs long, and processing and other instances go on meanwhile. Two instances sweeping at once each
+ * delete what the other has not: the guarded delete of an event already gone deletes nothing.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class ExpiredEvents {
+
+    @Inject
+    EntityManager em;
+
+    /**
+     * Deletes up to {@code limit} of the source's completed and ignored events received before {@code cutoff}, with
+     * their history.
+     *
+     * @return how many events were deleted; fewer than {@code limit} when none are left
+     */
+    public int deleteBatch(String source, Instant cutoff, int limit) {
+        Connection connection = em.unwrap(Connection.class);
+        try {
+            List<String> ids = new ArrayList<>(limit);
+            try (PreparedStatement query = connection.prepareStatement(ReceivedEvent.EXPIRED)) {
+                query.setString(1, source);
+                query.setTimestamp(2, Timestamp.from(cutoff));
+                query.setInt(3, limit);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        ids.add(rows.getString(1));
+                    }
+                }
+            }
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            int deleted = 0;
+            try (PreparedStatement events = connection.prepareStatement(ReceivedEvent.DELETE_EXPIRED);
+                 PreparedStatement history = connection.prepareStatement(EventAttempt.DELETE_OF_EVENT)) {
+                for (String id : ids) {
+                    events.setString(1, source);
+                    events.setString(2, id);
+                    if (events.executeUpdate() == 1) {
+                        deleted++;
+                        history.setString(1, source);
+                        history.setString(2, id);
+                        history.addBatch();
+                    }
+                }
+                history.executeBatch();
+            }
+            return deleted;
+        } catch (SQLException e) {
+            throw new EventClaim.ClaimFailure(e);
+        }
+    }
+
+    /** Deletes the source's body fingerprints of bodies received before {@code cutoff}. */
+    public int deleteFingerprints(String source, Instant cutoff) {
+        try (PreparedStatement delete = em.unwrap(Connection.class).prepareStatement(BodyFingerprint.DELETE_OLDER)) {
+            delete.setString(1, source);
+            delete.setTimestamp(2, Timestamp.from(cutoff));
+            return delete.executeUpdate();
+        } catch (SQLException e) {
+            throw new EventClaim.ClaimFailure(e);
+        }
+    }
+}

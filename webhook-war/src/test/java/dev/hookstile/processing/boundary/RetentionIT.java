@@ -1,0 +1,122 @@
+package dev.hookstile.processing.boundary;
+
+import dev.hookstile.it.DeployedHookstile;
+import dev.hookstile.it.ItEnvironment;
+import dev.hookstile.it.Webhooks;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+/**
+ * The retention on the running server (the test configuration sweeps every 2 s): old completed and ignored events
+ * go with their history; dead, retrying and recent ones stay; no source keeps less than its sender's retry window.
+ * Events are written straight into the database with old receipt times, as months of traffic would have left them.
+ */
+class RetentionIT extends DeployedHookstile {
+
+    private static final Duration SWEEPS = Duration.ofSeconds(20);
+
+    @Test
+    void oldFinishedEventsAreDeletedWithTheirHistoryAndNothingElseIs() throws Exception {
+        assumeFalse(ItEnvironment.databaseUrl().isEmpty(), "needs PostgreSQL: the embedded database is the server's");
+        String run = UUID.randomUUID().toString();
+        Instant old = Instant.now().minus(Duration.ofDays(40));
+        try (Connection db = database()) {
+            insert(db, "it", "old-completed-" + run, "completed", old);
+            insert(db, "it", "old-ignored-" + run, "ignored", old);
+            insert(db, "it", "old-dead-" + run, "dead", old);
+            insert(db, "it", "old-retrying-" + run, "retrying", old);
+            insert(db, "it", "recent-completed-" + run, "completed", Instant.now().minus(Duration.ofDays(29)));
+
+            awaitGone(db, "it", "old-completed-" + run);
+            awaitGone(db, "it", "old-ignored-" + run);
+            assertEquals(0, attempts(db, "it", "old-completed-" + run), "the history went with the event");
+            assertEquals(1, count(db, "it", "old-dead-" + run), "dead events wait for an operator");
+            assertEquals(1, count(db, "it", "old-retrying-" + run), "unfinished events are never deleted");
+            assertEquals(1, count(db, "it", "recent-completed-" + run), "30 days are kept by default");
+        }
+    }
+
+    /** The source ghbody asks for 1 day (webhook-war/pom.xml); GitHub redelivers for 3, so 3 it is. */
+    @Test
+    void aSourceNeverKeepsLessThanItsSendersRetryWindow() throws Exception {
+        assumeFalse(ItEnvironment.databaseUrl().isEmpty(), "needs PostgreSQL: the embedded database is the server's");
+        String run = UUID.randomUUID().toString();
+        try (Connection db = database()) {
+            insert(db, "ghbody", "two-days-" + run, "completed", Instant.now().minus(Duration.ofDays(2)));
+            insert(db, "ghbody", "four-days-" + run, "completed", Instant.now().minus(Duration.ofDays(4)));
+
+            awaitGone(db, "ghbody", "four-days-" + run);
+            assertEquals(1, count(db, "ghbody", "two-days-" + run), "within GitHub's redelivery window");
+        }
+    }
+
+    private static Connection database() throws SQLException {
+        return DriverManager.getConnection(ItEnvironment.databaseUrl(), System.getProperty("hookstile.test.db.user"),
+                System.getProperty("hookstile.test.db.password"));
+    }
+
+    private static void insert(Connection db, String source, String id, String status, Instant receivedAt)
+            throws SQLException {
+        try (PreparedStatement event = db.prepareStatement("""
+                INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at,
+                                            processed_at, updated_at, headers, payload)
+                VALUES (?, ?, 'test', 'old.event', ?, 1, ?, ?, ?, '{}', ?)""");
+             PreparedStatement attempt = db.prepareStatement("""
+                     INSERT INTO event_attempt (source, event_id, attempt, outcome, at) VALUES (?, ?, 1, ?, ?)""")) {
+            Timestamp at = Timestamp.from(receivedAt);
+            event.setString(1, source);
+            event.setString(2, id);
+            event.setString(3, status);
+            event.setTimestamp(4, at);
+            event.setTimestamp(5, at);
+            event.setTimestamp(6, at);
+            event.setBytes(7, "{}".getBytes());
+            event.executeUpdate();
+            attempt.setString(1, source);
+            attempt.setString(2, id);
+            attempt.setString(3, status);
+            attempt.setTimestamp(4, at);
+            attempt.executeUpdate();
+        }
+    }
+
+    private static void awaitGone(Connection db, String source, String id) throws SQLException {
+        long deadline = System.nanoTime() + SWEEPS.toNanos();
+        while (count(db, source, id) > 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(source + "/" + id + " is still there after " + SWEEPS.toSeconds() + " s");
+            }
+            Webhooks.sleep(Duration.ofMillis(500));
+        }
+    }
+
+    private static int count(Connection db, String source, String id) throws SQLException {
+        return single(db, "SELECT COUNT(*) FROM received_event WHERE source = ? AND event_id = ?", source, id);
+    }
+
+    private static int attempts(Connection db, String source, String id) throws SQLException {
+        return single(db, "SELECT COUNT(*) FROM event_attempt WHERE source = ? AND event_id = ?", source, id);
+    }
+
+    private static int single(Connection db, String sql, String source, String id) throws SQLException {
+        try (PreparedStatement query = db.prepareStatement(sql)) {
+            query.setString(1, source);
+            query.setString(2, id);
+            try (var rows = query.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        }
+    }
+}
