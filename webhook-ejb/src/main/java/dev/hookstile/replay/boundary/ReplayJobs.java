@@ -6,6 +6,7 @@ import dev.hookstile.dedup.boundary.RecordedEvents;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.replay.control.ReplayJobRecords;
 import dev.hookstile.replay.entity.ReplayJob;
+import dev.hookstile.replay.entity.ReplayJobStatus;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -129,11 +130,11 @@ public class ReplayJobs {
                 page = page.size() < PAGE ? List.of()
                         : events.list(query.after(EventQuery.Position.of(page.get(page.size() - 1))));
             }
-            records.finish(jobId, "completed", matched, queued, null);
+            records.finish(jobId, ReplayJobStatus.COMPLETED, matched, queued, null);
         } catch (Exception e) {
             int done = matched;
             LOG.log(Level.WARNING, e, () -> "Replay job " + jobId + " failed after " + done + " events");
-            records.finish(jobId, "failed", matched, queued, String.valueOf(e));
+            records.finish(jobId, ReplayJobStatus.FAILED, matched, queued, String.valueOf(e));
         }
     }
 

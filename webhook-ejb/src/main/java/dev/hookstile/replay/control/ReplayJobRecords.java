@@ -1,6 +1,7 @@
 package dev.hookstile.replay.control;
 
 import dev.hookstile.replay.entity.ReplayJob;
+import dev.hookstile.replay.entity.ReplayJobStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -23,8 +24,8 @@ public class ReplayJobRecords {
     }
 
     @Transactional
-    public void finish(String jobId, String status, int matched, int queued, String error) {
-        em.createNamedQuery(ReplayJob.FINISH).setParameter(1, status).setParameter(2, matched)
+    public void finish(String jobId, ReplayJobStatus status, int matched, int queued, String error) {
+        em.createNamedQuery(ReplayJob.FINISH).setParameter(1, status.column()).setParameter(2, matched)
                 .setParameter(3, queued).setParameter(4, Timestamp.from(Instant.now()))
                 .setParameter(5, error == null ? null : error.substring(0, Math.min(error.length(), 4000)))
                 .setParameter(6, jobId).executeUpdate();

@@ -14,14 +14,16 @@ import java.time.OffsetDateTime;
 @Table(name = "replay_job")
 @NamedNativeQuery(name = ReplayJob.CREATE, query = """
         INSERT INTO replay_job (id, request_key, filter, status, matched, queued, created_at)
-        VALUES (?1, ?2, ?3, 'running', 0, 0, ?4)
+        VALUES (?1, ?2, ?3, """ + ReplayJobStatus.RUNNING_IN_SQL + """
+        , 0, 0, ?4)
         ON CONFLICT DO NOTHING""")
 @NamedNativeQuery(name = ReplayJob.PROGRESS, query = """
         UPDATE replay_job SET matched = ?1, queued = ?2 WHERE id = ?3""")
 @NamedNativeQuery(name = ReplayJob.FINISH, query = """
         UPDATE replay_job SET status = ?1, matched = ?2, queued = ?3, finished_at = ?4, error = ?5 WHERE id = ?6""")
 @NamedNativeQuery(name = ReplayJob.INTERRUPT, query = """
-        UPDATE replay_job SET status = 'interrupted', finished_at = ?1 WHERE status = 'running'""")
+        UPDATE replay_job SET status = """ + ReplayJobStatus.INTERRUPTED_IN_SQL + """
+        , finished_at = ?1 WHERE status = """ + ReplayJobStatus.RUNNING_IN_SQL)
 @NamedQuery(name = ReplayJob.BY_REQUEST, query = "SELECT j FROM ReplayJob j WHERE j.requestKey = :key")
 public class ReplayJob {
 
@@ -41,7 +43,7 @@ public class ReplayJob {
 
     private String filter;
 
-    /** {@code running}, {@code completed}, {@code failed} or {@code interrupted}. */
+    /** A {@link ReplayJobStatus}'s column. */
     private String status;
 
     private int matched;
@@ -65,8 +67,8 @@ public class ReplayJob {
         return filter;
     }
 
-    public String getStatus() {
-        return status;
+    public ReplayJobStatus getStatus() {
+        return ReplayJobStatus.of(status);
     }
 
     /** Events the filter selected so far. */

@@ -1,6 +1,5 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.platform.boundary.Problems;
 import dev.hookstile.replay.boundary.ReplayFilter;
 import dev.hookstile.replay.boundary.ReplayJobs;
@@ -56,7 +55,7 @@ public class ReplaysResource {
                     QueryParameters.text("type", text(request, "type"), QueryParameters.MAX_TEXT),
                     QueryParameters.instant("since", text(request, "since")),
                     QueryParameters.instant("until", text(request, "until")));
-            if (filter.status() == EventStatus.RETRYING || filter.status() == EventStatus.RECEIVED) {
+            if (filter.status() != null && filter.status().open()) {
                 throw new IllegalArgumentException("status must be completed, ignored or dead: only a finished "
                         + "event can be replayed");
             }
@@ -88,7 +87,7 @@ public class ReplaysResource {
     private static JsonObjectBuilder json(ReplayJob job) {
         var json = JSON.createObjectBuilder()
                 .add("id", job.getId())
-                .add("status", job.getStatus())
+                .add("status", job.getStatus().column())
                 .add("matched", job.getMatched())
                 .add("queued", job.getQueued())
                 .add("createdAt", job.getCreatedAt().toInstant().toString());
