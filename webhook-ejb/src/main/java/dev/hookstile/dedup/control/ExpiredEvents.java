@@ -1,5 +1,6 @@
 package dev.hookstile.dedup.control;
 
+import dev.hookstile.dedup.boundary.EventClaim;
 import dev.hookstile.dedup.entity.BodyFingerprint;
 import dev.hookstile.dedup.entity.EventAttempt;
 import dev.hookstile.dedup.entity.ReceivedEvent;

@@ -1,14 +1,14 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.dedup.control.AcceptedEvents;
-import dev.hookstile.dedup.control.DuplicateLookup;
+import dev.hookstile.dedup.boundary.AcceptedEvents;
+import dev.hookstile.dedup.boundary.DuplicateLookup;
 import dev.hookstile.ingest.control.RequestBody;
 import dev.hookstile.provider.boundary.Answer;
+import dev.hookstile.provider.boundary.Delivery;
 import dev.hookstile.provider.boundary.RejectedDelivery;
 import dev.hookstile.provider.boundary.Rejection;
-import dev.hookstile.provider.control.Delivery;
-import dev.hookstile.provider.control.VerifiedDelivery.EventIdentity;
-import dev.hookstile.provider.control.VerifiedDelivery;
+import dev.hookstile.provider.boundary.VerifiedDelivery.EventIdentity;
+import dev.hookstile.provider.boundary.VerifiedDelivery;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.annotation.PostConstruct;

@@ -1,5 +1,6 @@
 package dev.hookstile.platform.boundary;
 
+import dev.hookstile.platform.control.ConfiguredDataSource;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.annotation.sql.DataSourceDefinition;

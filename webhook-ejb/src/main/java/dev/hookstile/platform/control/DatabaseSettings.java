@@ -1,5 +1,6 @@
 package dev.hookstile.platform.control;
 
+import dev.hookstile.platform.boundary.DataDirectory;
 import org.eclipse.microprofile.config.Config;
 
 import java.nio.file.Path;

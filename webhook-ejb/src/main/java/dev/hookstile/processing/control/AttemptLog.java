@@ -1,7 +1,7 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.dedup.control.EventClaim;
+import dev.hookstile.dedup.boundary.EventClaim;
 import dev.hookstile.dedup.entity.EventStatus;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;

@@ -1,6 +1,7 @@
 package dev.hookstile.provider.boundary;
 
 
+
 /**
  * A reply a provider's protocol requires instead of a receipt: a subscription handshake (Meta's {@code GET} with
  * {@code hub.challenge}) or an endpoint check (Slack's {@code url_verification}). Nothing is queued for it.

@@ -1,5 +1,6 @@
 package dev.hookstile.provider.control;
 
+import dev.hookstile.provider.boundary.Delivery;
 import dev.hookstile.provider.boundary.RejectedDelivery;
 import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.source.boundary.Source;

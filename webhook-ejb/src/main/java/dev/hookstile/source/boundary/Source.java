@@ -1,6 +1,6 @@
 package dev.hookstile.source.boundary;
 
-import dev.hookstile.provider.control.Provider;
+import dev.hookstile.provider.boundary.Provider;
 
 import java.time.Duration;
 import java.util.List;

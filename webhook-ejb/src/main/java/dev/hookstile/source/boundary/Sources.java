@@ -1,8 +1,8 @@
 package dev.hookstile.source.boundary;
 
-import dev.hookstile.provider.control.InvalidSetting;
-import dev.hookstile.provider.control.Provider;
-import dev.hookstile.provider.control.Providers;
+import dev.hookstile.provider.boundary.InvalidSetting;
+import dev.hookstile.provider.boundary.Provider;
+import dev.hookstile.provider.boundary.Providers;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,7 +1,10 @@
 package dev.hookstile.provider.control;
 
+import dev.hookstile.provider.boundary.Delivery;
+import dev.hookstile.provider.boundary.InvalidSetting;
 import dev.hookstile.provider.boundary.RejectedDelivery;
 import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.provider.boundary.VerifiedDelivery;
 import dev.hookstile.source.boundary.Source;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.hookstile.platform.control;
+package dev.hookstile.platform.boundary;
 
 import org.eclipse.microprofile.config.Config;
 

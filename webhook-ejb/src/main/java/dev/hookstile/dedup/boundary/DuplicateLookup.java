@@ -1,4 +1,4 @@
-package dev.hookstile.dedup.control;
+package dev.hookstile.dedup.boundary;
 
 import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,4 +1,4 @@
-package dev.hookstile.dedup.control;
+package dev.hookstile.dedup.boundary;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

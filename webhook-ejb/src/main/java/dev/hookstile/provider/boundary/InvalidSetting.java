@@ -1,4 +1,4 @@
-package dev.hookstile.provider.control;
+package dev.hookstile.provider.boundary;
 
 /** A provider-specific source setting is missing or wrong; the source configuration names the variable to fix. */
 public class InvalidSetting extends IllegalArgumentException {

@@ -1,4 +1,4 @@
-package dev.hookstile.provider.control;
+package dev.hookstile.provider.boundary;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;

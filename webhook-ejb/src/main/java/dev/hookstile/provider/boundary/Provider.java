@@ -1,4 +1,4 @@
-package dev.hookstile.provider.control;
+package dev.hookstile.provider.boundary;
 
 import dev.hookstile.provider.boundary.Answer;
 import dev.hookstile.provider.boundary.RejectedDelivery;

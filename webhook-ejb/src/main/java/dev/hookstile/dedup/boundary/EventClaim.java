@@ -1,4 +1,4 @@
-package dev.hookstile.dedup.control;
+package dev.hookstile.dedup.boundary;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.entity.EventAttempt;
@@ -161,7 +161,7 @@ public class EventClaim {
      * {@link SQLException} stays its cause, which the failure classifier reads (SQL state 08, 40, ... transient).
      */
     public static final class ClaimFailure extends RuntimeException {
-        ClaimFailure(SQLException cause) {
+        public ClaimFailure(SQLException cause) {
             super(cause.getMessage(), cause);
         }
     }

@@ -1,4 +1,4 @@
-package dev.hookstile.provider.control;
+package dev.hookstile.provider.boundary;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +20,11 @@ class ProvidersTest {
 
     @Test
     void svixAndStandardWebhooksAreDistinctConfigurationsOfOneScheme() {
-        assertTrue(Providers.byName("svix").orElseThrow() instanceof StandardWebhooks);
-        assertTrue(Providers.byName("standard-webhooks").orElseThrow() instanceof StandardWebhooks);
+        Provider svix = Providers.byName("svix").orElseThrow();
+        Provider standard = Providers.byName("standard-webhooks").orElseThrow();
+
+        assertEquals(standard.getClass(), svix.getClass());
+        assertTrue(svix != standard, "two configurations, two instances");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.hookstile.dedup.control;
+package dev.hookstile.dedup.boundary;
 
 import org.junit.jupiter.api.Test;
 

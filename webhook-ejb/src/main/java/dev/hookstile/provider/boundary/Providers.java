@@ -1,25 +1,17 @@
-package dev.hookstile.provider.control;
+package dev.hookstile.provider.boundary;
+
+import dev.hookstile.provider.control.Signers;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /** The providers Hookstile knows, by the name a source configuration uses. */
 public final class Providers {
 
-    private static final Map<String, Provider> BY_NAME = Stream.of(
-                    new GitHub(),
-                    new Stripe(),
-                    new StandardWebhooks(),
-                    new StandardWebhooks("svix", "svix-"),
-                    new Shopify(),
-                    new Slack(),
-                    new Twilio(),
-                    new Meta(),
-                    new ConfiguredHmac())
+    private static final Map<String, Provider> BY_NAME = Signers.all().stream()
             .collect(Collectors.toUnmodifiableMap(Provider::name, Function.identity()));
 
     private Providers() {

@@ -1,4 +1,4 @@
-package dev.hookstile.dedup.control;
+package dev.hookstile.dedup.boundary;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.entity.BodyFingerprint;
