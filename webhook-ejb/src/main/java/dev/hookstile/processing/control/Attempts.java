@@ -1,6 +1,7 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.source.boundary.Destination;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ public final class Attempts {
     private final int maxAttempts;
     private final int retries;
     private final Duration bodyWindow;
+    private final Destination destination;
     private final List<Failure> failures = new ArrayList<>(2);
     private boolean claimed;
     private int attemptsBefore;
@@ -27,21 +29,29 @@ public final class Attempts {
      * @param maxAttempts attempts allowed before the event is dead, counted from its last replay
      * @param retries     in-process retries allowed within this delivery
      * @param bodyWindow  how long a body, once processed, makes a repeat of it under another id ignored; zero: never
+     * @param destination where the source forwards its processed events, or {@code null}
      */
-    Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries, Duration bodyWindow) {
+    Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries, Duration bodyWindow,
+             Destination destination) {
         this.event = event;
         this.headersJson = headersJson;
         this.maxAttempts = maxAttempts;
         this.retries = retries;
         this.bodyWindow = bodyWindow;
+        this.destination = destination;
     }
 
     Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries) {
-        this(event, headersJson, maxAttempts, retries, Duration.ZERO);
+        this(event, headersJson, maxAttempts, retries, Duration.ZERO, null);
     }
 
     WebhookEvent event() {
         return event;
+    }
+
+    /** The destination this event is forwarded to, if its source has one and it takes the event's type. */
+    Destination forwardTo() {
+        return destination != null && destination.forwards(event.type()) ? destination : null;
     }
 
     Duration bodyWindow() {

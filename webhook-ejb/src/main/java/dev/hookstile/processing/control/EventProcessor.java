@@ -119,6 +119,7 @@ public class EventProcessor {
         return new Attempts(event, headersJson,
                 source.map(Source::maxAttempts).orElse(sources.defaultMaxAttempts()),
                 source.map(Source::retries).orElse(sources.defaultRetries()),
-                source.map(Source::bodyDedupWindow).orElse(Duration.ZERO));
+                source.map(Source::bodyDedupWindow).orElse(Duration.ZERO),
+                source.map(Source::destination).orElse(null));
     }
 }

@@ -4,6 +4,8 @@ import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.boundary.BodyFingerprints;
 import dev.hookstile.dedup.boundary.EventClaim;
 import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.outbox.boundary.Outbox;
+import dev.hookstile.source.boundary.Destination;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -38,6 +40,9 @@ public class ProcessingTransaction {
     Handlers handlers;
 
     @Inject
+    Outbox outbox;
+
+    @Inject
     HandlerDeadline deadline;
 
     /** @throws TryFailed wrapping whatever the try threw, after its transaction was marked for rollback */
@@ -54,7 +59,9 @@ public class ProcessingTransaction {
     private Outcome tryOnce(Attempts attempts, Instant now) throws Exception {
         WebhookEvent event = attempts.event();
         int tryIndex = attempts.tryIndex();
-        EventStatus status = handlers.handles(event) ? EventStatus.COMPLETED : EventStatus.IGNORED;
+        Destination forwardTo = attempts.forwardTo();
+        // Forwarded counts as handled: the event's effect is its delivery to the destination.
+        EventStatus status = handlers.handles(event) || forwardTo != null ? EventStatus.COMPLETED : EventStatus.IGNORED;
         int attempt;
         int replayBase;
         if (claim.claimNew(event.withAttempt(tryIndex), attempts.headersJson(), status, now)) {
@@ -84,6 +91,9 @@ public class ProcessingTransaction {
             return Outcome.IGNORED;
         }
         deadline.run(() -> handlers.dispatch(claimed));
+        if (forwardTo != null) {
+            outbox.schedule(claimed, forwardTo, now);
+        }
         recordHistory(attempts, claimed, attempt, status, null, now);
         return status == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED;
     }

@@ -20,10 +20,11 @@ import java.util.Optional;
  * @param bodyDedupWindow how long a processed body makes a repeat of it under another event id {@code ignored};
  *                        zero (the default) deduplicates on the event id alone
  * @param retention   how long a completed or ignored event is kept; zero keeps them all
+ * @param destination where processed events are forwarded through the outbox; {@code null} for nowhere
  */
 public record Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
                      Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow,
-                     Duration retention) {
+                     Duration retention, Destination destination) {
 
     public static final int DEFAULT_MAX_ATTEMPTS = 8;
     public static final int DEFAULT_RETRIES = 2;
@@ -50,7 +51,8 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
 
     public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
                   Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow) {
-        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, DEFAULT_RETENTION);
+        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, DEFAULT_RETENTION,
+                null);
     }
 
     public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
@@ -73,6 +75,7 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         return "Source[" + name + ", provider=" + provider.name() + ", secrets=" + secrets.size()
                 + ", tolerance=" + tolerance.toSeconds() + "s, maxAttempts=" + maxAttempts + ", retries=" + retries
                 + (bodyDedupWindow.isZero() ? "" : ", bodyDedupWindow=" + bodyDedupWindow.toSeconds() + "s")
-                + ", retention=" + (retention.isZero() ? "forever" : retention.toDays() + "d") + "]";
+                + ", retention=" + (retention.isZero() ? "forever" : retention.toDays() + "d")
+                + (destination == null ? "" : ", destination=" + destination) + "]";
     }
 }

@@ -9,12 +9,15 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -161,7 +164,7 @@ public class Sources {
                     + " in one body (their ids are signed)");
         }
         return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts,
-                retries, Duration.ofSeconds(bodyWindowSeconds), retention(name, key, provider));
+                retries, Duration.ofSeconds(bodyWindowSeconds), retention(name, key, provider), destination(name, key));
     }
 
     /**
@@ -182,6 +185,41 @@ public class Sources {
             return provider.retryWindow();
         }
         return retention;
+    }
+
+    /**
+     * {@code .destination-url} (absolute http or https), {@code .destination-secret} (a Standard Webhooks secret,
+     * {@code whsec_...}, required with a URL: a forwarded event is always signed) and {@code .destination-types}.
+     */
+    private Destination destination(String name, String key) {
+        Optional<String> url = config.getOptionalValue(key + "destination-url", String.class).map(String::trim);
+        if (url.isEmpty() || url.get().isEmpty()) {
+            return null;
+        }
+        URI uri;
+        try {
+            uri = new URI(url.get());
+        } catch (URISyntaxException e) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-url")
+                    + " is not a URL: " + e.getMessage());
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-url")
+                    + " must be an absolute http or https URL");
+        }
+        String secret = config.getOptionalValue(key + "destination-secret", String.class).map(String::trim)
+                .orElseThrow(() -> new SourceConfigurationException("source '" + name + "': "
+                        + envName(key + "destination-secret") + " is required with a destination (whsec_...)"));
+        byte[] key256;
+        try {
+            key256 = Base64.getDecoder().decode(secret.startsWith("whsec_") ? secret.substring(6) : secret);
+        } catch (IllegalArgumentException e) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-secret")
+                    + " must be whsec_ followed by base64");
+        }
+        List<String> types = config.getOptionalValue(key + "destination-types", String[].class)
+                .map(Arrays::asList).orElse(List.of()).stream().map(String::trim).filter(t -> !t.isEmpty()).toList();
+        return new Destination(uri, key256, types);
     }
 
     private static List<String> readSecretsFile(String source, String file) {

@@ -479,4 +479,39 @@ class SourcesTest {
                 "hookstile.sources.gh.retention-days", "-1"));
         assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_GH_RETENTION_DAYS"), e.getMessage());
     }
+
+    @Test
+    void readsADestinationWithItsSecretAndTypes() {
+        var source = sources(Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
+                "hookstile.sources.pay.destination-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                "hookstile.sources.pay.destination-types", "invoice.*, customer.updated")).find("pay").orElseThrow();
+
+        assertEquals("https://backoffice.example.com/hooks", source.destination().url().toString());
+        assertTrue(source.destination().forwards("invoice.paid"));
+        assertTrue(source.destination().forwards("customer.updated"));
+        assertFalse(source.destination().forwards("customer.created"));
+        assertFalse(source.toString().contains("MfKQ9r8"), "the destination secret is never printed");
+    }
+
+    @Test
+    void aDestinationNeedsASecretAndAnHttpUrl() {
+        var noSecret = failure(Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks"));
+        var notHttp = failure(Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.destination-url", "ftp://backoffice.example.com/hooks",
+                "hookstile.sources.pay.destination-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
+
+        assertTrue(noSecret.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_SECRET"), noSecret.getMessage());
+        assertTrue(notHttp.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_URL"), notHttp.getMessage());
+    }
 }

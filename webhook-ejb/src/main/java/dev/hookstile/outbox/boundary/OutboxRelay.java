@@ -1,0 +1,126 @@
+package dev.hookstile.outbox.boundary;
+
+import dev.hookstile.outbox.control.HttpForwarding;
+import dev.hookstile.outbox.control.OutboxEntries;
+import dev.hookstile.platform.boundary.SchemaMigration;
+import dev.hookstile.source.boundary.Destination;
+import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.boundary.Sources;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Sends what the outbox holds, every {@code hookstile.outbox.interval-ms}: takes the due entries for a lease (so
+ * several instances never send one at the same moment, and an instance that dies mid-send lets it go), sends each
+ * outside any transaction, then records delivered, a retry with back-off (2 s doubling to 10 minutes, or the
+ * destination's {@code Retry-After} when longer), or dead. At least once: a crash after the destination answered and
+ * before the record sends again, with the same {@code Idempotency-Key}.
+ */
+@Singleton
+@Startup
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class OutboxRelay {
+
+    static final int BATCH = 50;
+    static final Duration LEASE = Duration.ofSeconds(60);
+    static final Duration MAX_BACKOFF = Duration.ofMinutes(10);
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class.getName());
+
+    @Inject
+    @ConfigProperty(name = "hookstile.outbox.interval-ms", defaultValue = "1000")
+    long intervalMillis;
+
+    /** Attempts before an entry is dead: with the back-off, about two days of trying. */
+    @Inject
+    @ConfigProperty(name = "hookstile.outbox.max-attempts", defaultValue = "300")
+    int maxAttempts;
+
+    @Inject
+    Sources sources;
+
+    @Inject
+    OutboxEntries entries;
+
+    @Inject
+    SchemaMigration schema;
+
+    @Resource
+    TimerService timers;
+
+    @PostConstruct
+    void schedule() {
+        if (sources.all().stream().noneMatch(source -> source.destination() != null) || intervalMillis <= 0) {
+            return;
+        }
+        timers.createIntervalTimer(intervalMillis, intervalMillis, new TimerConfig(null, false));
+    }
+
+    @Timeout
+    void relay() {
+        if (!schema.migrated()) {
+            return;
+        }
+        try {
+            List<OutboxEntries.Due> due;
+            do {
+                due = entries.take(Instant.now(), LEASE, BATCH);
+                for (OutboxEntries.Due entry : due) {
+                    send(entry);
+                }
+            } while (due.size() == BATCH);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Outbox relay failed; next try in " + intervalMillis + " ms", e);
+        }
+    }
+
+    private void send(OutboxEntries.Due entry) {
+        Destination destination = sources.find(entry.source()).map(Source::destination)
+                .filter(d -> d.url().toString().equals(entry.destination()))
+                .orElse(null);
+        if (destination == null) {
+            // Configured away since: leave it pending, visible, for when it comes back.
+            return;
+        }
+        Instant now = Instant.now();
+        HttpForwarding.Result result = HttpForwarding.send(destination, entry, now);
+        int attempt = entry.attempts() + 1;
+        if (result instanceof HttpForwarding.Delivered) {
+            entries.delivered(entry.id(), Instant.now());
+        } else if (result instanceof HttpForwarding.Permanent permanent) {
+            entries.dead(entry.id(), permanent.reason());
+            LOG.warning(() -> "Outbox: " + entry.source() + "/" + entry.eventId() + " to " + entry.destination()
+                    + " is dead: " + permanent.reason());
+        } else if (result instanceof HttpForwarding.Transient failure) {
+            if (attempt >= maxAttempts) {
+                entries.dead(entry.id(), failure.reason() + " (attempt " + attempt + " of " + maxAttempts + ")");
+            } else {
+                entries.retryAt(entry.id(), now.plus(backoff(attempt, failure)), failure.reason());
+            }
+        }
+    }
+
+    static Duration backoff(int attempt, HttpForwarding.Transient failure) {
+        Duration exponential = Duration.ofSeconds(1L << Math.min(attempt, 20));
+        Duration wait = exponential.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : exponential;
+        if (failure.retryAfterSeconds().isPresent()) {
+            Duration asked = Duration.ofSeconds(Math.min(failure.retryAfterSeconds().getAsLong(), 3600));
+            return asked.compareTo(wait) > 0 ? asked : wait;
+        }
+        return wait;
+    }
+}

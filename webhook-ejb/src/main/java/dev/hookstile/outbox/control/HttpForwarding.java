@@ -1,0 +1,109 @@
+package dev.hookstile.outbox.control;
+
+import dev.hookstile.source.boundary.Destination;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.OptionalLong;
+
+/**
+ * One forwarding request: the event's original body, POSTed with {@code Idempotency-Key: <source>:<eventId>} (stable
+ * across retries, so the destination can drop a repeat) and signed the Standard Webhooks way ({@code webhook-id},
+ * {@code webhook-timestamp}, {@code webhook-signature}), plus {@code X-Hookstile-Source} and
+ * {@code X-Hookstile-Event-Type}. Keep-alive connections from one shared client; a timeout on everything.
+ */
+public final class HttpForwarding {
+
+    /** What became of one request. */
+    public sealed interface Result {
+    }
+
+    /** 2xx: delivered. */
+    public record Delivered() implements Result {
+    }
+
+    /** Worth trying again: a timeout or I/O failure, 408, 429 (with the destination's {@code Retry-After}), 5xx. */
+    public record Transient(String reason, OptionalLong retryAfterSeconds) implements Result {
+    }
+
+    /** Any other answer: trying again cannot help. */
+    public record Permanent(String reason) implements Result {
+    }
+
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .connectTimeout(TIMEOUT)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+
+    private HttpForwarding() {
+    }
+
+    public static Result send(Destination destination, OutboxEntries.Due entry, Instant now) {
+        String id = entry.source() + ":" + entry.eventId();
+        String timestamp = String.valueOf(now.getEpochSecond());
+        HttpRequest request = HttpRequest.newBuilder(destination.url())
+                .timeout(TIMEOUT)
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", id)
+                .header("webhook-id", id)
+                .header("webhook-timestamp", timestamp)
+                .header("webhook-signature", "v1," + signature(destination.secret(), id, timestamp, entry.payload()))
+                .header("X-Hookstile-Source", entry.source())
+                .header("X-Hookstile-Event-Type", entry.type())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(entry.payload()))
+                .build();
+        try {
+            HttpResponse<Void> response = CLIENT.send(request, HttpResponse.BodyHandlers.discarding());
+            return classify(response.statusCode(), response.headers().firstValue("Retry-After").orElse(null));
+        } catch (IOException e) {
+            return new Transient(e.getClass().getSimpleName() + ": " + e.getMessage(), OptionalLong.empty());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Transient("interrupted", OptionalLong.empty());
+        }
+    }
+
+    static Result classify(int status, String retryAfter) {
+        if (status >= 200 && status < 300) {
+            return new Delivered();
+        }
+        if (status == 408 || status == 429 || status >= 500) {
+            return new Transient("HTTP " + status, seconds(retryAfter));
+        }
+        return new Permanent("HTTP " + status);
+    }
+
+    /** The Standard Webhooks signature: base64 HMAC-SHA256 of {@code <id>.<timestamp>.<body>}. */
+    static String signature(byte[] secret, String id, String timestamp, byte[] body) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            mac.update((id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8));
+            return Base64.getEncoder().encodeToString(mac.doFinal(body));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
+        }
+    }
+
+    private static OptionalLong seconds(String retryAfter) {
+        if (retryAfter == null) {
+            return OptionalLong.empty();
+        }
+        try {
+            long seconds = Long.parseLong(retryAfter.trim());
+            return seconds >= 0 ? OptionalLong.of(seconds) : OptionalLong.empty();
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty(); // an HTTP date: the back-off decides
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.hookstile.outbox.control;
+
+import dev.hookstile.dedup.boundary.EventClaim;
+import dev.hookstile.outbox.entity.OutboxEntry;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The outbox's state changes, each in a short transaction of its own: no transaction is open while a request is on
+ * the wire, so a slow destination holds no database connection or lock.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class OutboxEntries {
+
+    /** A due entry, taken for {@code lease}, with what its delivery needs. */
+    public record Due(long id, String source, String eventId, String destination, int attempts, String type,
+                      byte[] payload) {
+    }
+
+    @Inject
+    EntityManager em;
+
+    /** The embedded database serves one instance: nothing to skip, and H2 has no {@code SKIP LOCKED}. */
+    @Inject
+    @ConfigProperty(name = "hookstile.db.url")
+    Optional<String> databaseUrl;
+
+    /** Takes up to {@code limit} due entries for {@code lease}: until then no instance takes them again. */
+    public List<Due> take(Instant now, Duration lease, int limit) {
+        Connection connection = em.unwrap(Connection.class);
+        String url = databaseUrl.orElse("").trim();
+        String sql = url.isEmpty() || url.startsWith("jdbc:h2:")
+                ? OutboxEntry.DUE.replace("FOR UPDATE OF o SKIP LOCKED", "")
+                : OutboxEntry.DUE;
+        try {
+            List<Due> due = new ArrayList<>();
+            try (PreparedStatement query = connection.prepareStatement(sql)) {
+                query.setTimestamp(1, Timestamp.from(now));
+                query.setInt(2, limit);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        due.add(new Due(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getString(4),
+                                rows.getInt(5), rows.getString(6), rows.getBytes(7)));
+                    }
+                }
+            }
+            try (PreparedStatement update = connection.prepareStatement(OutboxEntry.LEASE)) {
+                for (Due entry : due) {
+                    update.setTimestamp(1, Timestamp.from(now.plus(lease)));
+                    update.setLong(2, entry.id());
+                    update.addBatch();
+                }
+                update.executeBatch();
+            }
+            return due;
+        } catch (SQLException e) {
+            throw new EventClaim.ClaimFailure(e);
+        }
+    }
+
+    public void delivered(long id, Instant at) {
+        run(OutboxEntry.DELIVER, Timestamp.from(at), id);
+    }
+
+    /** A transient failure: tried again at {@code next}. */
+    public void retryAt(long id, Instant next, String error) {
+        run(OutboxEntry.RETRY, Timestamp.from(next), bounded(error), id);
+    }
+
+    /** A permanent failure, or the attempts used up: kept, visible, never sent again by itself. */
+    public void dead(long id, String error) {
+        run(OutboxEntry.BURY, bounded(error), id);
+    }
+
+    private void run(String sql, Object... parameters) {
+        try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new EventClaim.ClaimFailure(e);
+        }
+    }
+
+    private static String bounded(String error) {
+        String line = error == null ? "" : error.replaceAll("\\p{Cntrl}+", " ");
+        return line.length() > 4000 ? line.substring(0, 4000) : line;
+    }
+}

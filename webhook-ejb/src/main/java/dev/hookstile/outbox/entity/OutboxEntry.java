@@ -1,0 +1,40 @@
+package dev.hookstile.outbox.entity;
+
+/**
+ * The statements on {@code outbox}: plain SQL through JDBC on the transaction's connection, like the claim. Kept to
+ * SQL that PostgreSQL and H2 (MODE=PostgreSQL) both accept.
+ */
+public final class OutboxEntry {
+
+    public static final String PENDING = "pending";
+    public static final String DELIVERED = "delivered";
+    public static final String DEAD = "dead";
+
+    /** Scheduled in the processing transaction; a second try or a replay of the event schedules nothing more. */
+    public static final String SCHEDULE = """
+            INSERT INTO outbox (source, event_id, destination, status, attempts, next_attempt_at, created_at)
+            VALUES (?, ?, ?, 'pending', 0, ?, ?)
+            ON CONFLICT DO NOTHING""";
+    /**
+     * Due entries with what a delivery needs, locked; entries another instance holds are skipped, so instances never
+     * send the same entry at the same moment.
+     */
+    public static final String DUE = """
+            SELECT o.id, o.source, o.event_id, o.destination, o.attempts, e.type, e.payload
+            FROM outbox o JOIN received_event e ON e.source = o.source AND e.event_id = o.event_id
+            WHERE o.status = 'pending' AND o.next_attempt_at <= ?
+            ORDER BY o.id
+            LIMIT ?
+            FOR UPDATE OF o SKIP LOCKED""";
+    /** Taken for a while: another instance leaves it alone until the lease ends (a crash mid-send lets it go). */
+    public static final String LEASE = "UPDATE outbox SET next_attempt_at = ? WHERE id = ?";
+    public static final String DELIVER = """
+            UPDATE outbox SET status = 'delivered', attempts = attempts + 1, delivered_at = ?, last_error = NULL
+            WHERE id = ?""";
+    public static final String RETRY = """
+            UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?""";
+    public static final String BURY = "UPDATE outbox SET status = 'dead', attempts = attempts + 1, last_error = ? WHERE id = ?";
+
+    private OutboxEntry() {
+    }
+}

@@ -1,0 +1,143 @@
+package dev.hookstile.processing.boundary;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.hookstile.it.DeployedHookstile;
+import dev.hookstile.it.Webhooks;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static dev.hookstile.it.Webhooks.completed;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Forwarding through the outbox to an HTTP destination (the source {@code fwd} in webhook-war/pom.xml), received by
+ * a server this test runs. Its answer depends on the event id: {@code ok-} 200, {@code flaky-} 503 once then 200,
+ * {@code bad-} 400. The signature is checked here by hand, from the Standard Webhooks specification.
+ */
+class OutboxIT extends DeployedHookstile {
+
+    private static final int PORT = 18771;
+    private static final byte[] DESTINATION_SECRET = Base64.getDecoder()
+            .decode("dGVzdC1kZXN0aW5hdGlvbi1zZWNyZXQtMzItYnl0ZXMh");
+    private static final Duration DELIVERY = Duration.ofSeconds(30);
+
+    private static HttpServer receiver;
+    private static final Map<String, List<Received>> received = new ConcurrentHashMap<>();
+
+    record Received(Map<String, List<String>> headers, byte[] body) {
+        String header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().get(0)).findFirst().orElse(null);
+        }
+    }
+
+    @BeforeAll
+    static void startReceiver() throws IOException {
+        receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", PORT), 0);
+        receiver.createContext("/hooks", OutboxIT::receive);
+        receiver.start();
+    }
+
+    @AfterAll
+    static void stopReceiver() {
+        receiver.stop(0);
+    }
+
+    private static void receive(HttpExchange exchange) throws IOException {
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
+        List<Received> copies = received.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>());
+        copies.add(new Received(Map.copyOf(exchange.getRequestHeaders()), body));
+        String eventId = key.substring(key.indexOf(':') + 1);
+        int status = eventId.startsWith("bad-") ? 400 : eventId.startsWith("flaky-") && copies.size() == 1 ? 503 : 200;
+        exchange.sendResponseHeaders(status, -1);
+        exchange.close();
+    }
+
+    @Test
+    void aProcessedEventArrivesOnceWithAStableKeyAndAValidSignature() {
+        String id = "ok-" + UUID.randomUUID();
+        String body = "{\"type\":\"invoice.paid\",\"n\":" + System.nanoTime() + "}";
+
+        assertEquals(202, webhooks.send(webhooks.standard("fwd", id, body)).statusCode());
+
+        List<Received> copies = await("fwd:" + id, 1);
+        webhooks.awaitRecorded("fwd", id, completed(), DELIVERY);
+        Webhooks.sleep(Duration.ofSeconds(2));
+        assertEquals(1, received.get("fwd:" + id).size(), "delivered, so sent once");
+        Received request = copies.get(0);
+        assertEquals(body, new String(request.body(), StandardCharsets.UTF_8), "the original body, byte for byte");
+        assertEquals("fwd:" + id, request.header("webhook-id"));
+        assertEquals("fwd", request.header("X-Hookstile-Source"));
+        assertEquals("invoice.paid", request.header("X-Hookstile-Event-Type"));
+        assertTrue(signedBy(DESTINATION_SECRET, request), "webhook-signature verifies: " + request.header("webhook-signature"));
+    }
+
+    @Test
+    void aDestinationAnswering503ThenOkGetsTheEventTwiceUnderOneKey() {
+        String id = "flaky-" + UUID.randomUUID();
+
+        assertEquals(202, webhooks.send(webhooks.standard("fwd", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+
+        List<Received> copies = await("fwd:" + id, 2);
+        Webhooks.sleep(Duration.ofSeconds(3));
+        assertEquals(2, copies.size(), "retried after the 503, then delivered: no third request");
+        assertEquals(copies.get(0).header("Idempotency-Key"), copies.get(1).header("Idempotency-Key"));
+    }
+
+    @Test
+    void aDestinationRefusingWith400GetsTheEventOnceAndTheEntryIsDead() {
+        String id = "bad-" + UUID.randomUUID();
+
+        assertEquals(202, webhooks.send(webhooks.standard("fwd", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+
+        await("fwd:" + id, 1);
+        Webhooks.sleep(Duration.ofSeconds(4));
+        assertEquals(1, received.get("fwd:" + id).size(), "a 4xx is permanent: never sent again by itself");
+        assertEquals("completed", webhooks.recorded("fwd", id).getString("status"),
+                "the event was processed; its forwarding failed");
+    }
+
+    private static List<Received> await(String key, int count) {
+        long deadline = System.nanoTime() + DELIVERY.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<Received> copies = received.getOrDefault(key, List.of());
+            if (copies.size() >= count) {
+                return copies;
+            }
+            Webhooks.sleep(Duration.ofMillis(100));
+        }
+        throw new AssertionError(key + ": " + received.getOrDefault(key, new ArrayList<>()).size() + " of " + count
+                + " requests after " + DELIVERY.toSeconds() + " s");
+    }
+
+    private static boolean signedBy(byte[] secret, Received request) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            mac.update((request.header("webhook-id") + "." + request.header("webhook-timestamp") + ".")
+                    .getBytes(StandardCharsets.UTF_8));
+            String expected = "v1," + Base64.getEncoder().encodeToString(mac.doFinal(request.body()));
+            return List.of(request.header("webhook-signature").split(" ")).contains(expected);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
