@@ -72,6 +72,7 @@ class PayaraServerIT {
         Files.createDirectories(DIR);
         Path ear = earWithTestHandler();
         environment.putAll(hookstileSettings());
+        // A domain left by an interrupted earlier run, if any.
         asadminIgnoringFailure("stop-domain", DOMAIN);
         asadminIgnoringFailure("delete-domain", DOMAIN);
         asadmin("create-domain", "--nopassword=true", "--portbase", String.valueOf(PORT_BASE), DOMAIN);
@@ -94,8 +95,9 @@ class PayaraServerIT {
             script.put("ASADMIN_OPTIONS", "--port " + (PORT_BASE + 48));
             run(script, System.getProperty("hookstile.it.script"), "undeploy");
         } finally {
-            asadminIgnoringFailure("stop-domain", DOMAIN);
-            asadminIgnoringFailure("delete-domain", DOMAIN);
+            // Not ignored: a domain that does not stop would be a server left running after the build.
+            asadmin("stop-domain", DOMAIN);
+            asadmin("delete-domain", DOMAIN);
         }
     }
 
