@@ -2,12 +2,12 @@ package dev.hookstile.outbox.control;
 
 import dev.hookstile.dedup.boundary.EventClaim;
 import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The outbox's state changes, each in a short transaction of its own: no transaction is open while a request is on
@@ -37,20 +36,14 @@ public class OutboxEntries {
     EntityManager em;
 
     /** The embedded database serves one instance: nothing to skip, and H2 has no {@code SKIP LOCKED}. */
-    @Inject
-    @ConfigProperty(name = "hookstile.db.url")
-    Optional<String> databaseUrl;
+    private final String dueQuery = ContainerResources.embeddedDatabase() ? OutboxEntry.DUE : OutboxEntry.DUE_LOCKED;
 
     /** Takes up to {@code limit} due entries for {@code lease}: until then no instance takes them again. */
     public List<Due> take(Instant now, Duration lease, int limit) {
         Connection connection = em.unwrap(Connection.class);
-        String url = databaseUrl.orElse("").trim();
-        String sql = url.isEmpty() || url.startsWith("jdbc:h2:")
-                ? OutboxEntry.DUE.replace("FOR UPDATE OF o SKIP LOCKED", "")
-                : OutboxEntry.DUE;
         try {
             List<Due> due = new ArrayList<>();
-            try (PreparedStatement query = connection.prepareStatement(sql)) {
+            try (PreparedStatement query = connection.prepareStatement(dueQuery)) {
                 query.setTimestamp(1, Timestamp.from(now));
                 query.setInt(2, limit);
                 try (ResultSet rows = query.executeQuery()) {

@@ -15,17 +15,18 @@ public final class OutboxEntry {
             INSERT INTO outbox (source, event_id, destination, status, attempts, next_attempt_at, created_at)
             VALUES (?, ?, ?, 'pending', 0, ?, ?)
             ON CONFLICT DO NOTHING""";
-    /**
-     * Due entries with what a delivery needs, locked; entries another instance holds are skipped, so instances never
-     * send the same entry at the same moment.
-     */
+    /** Due entries with what a delivery needs; on the embedded database, which serves one instance only. */
     public static final String DUE = """
             SELECT o.id, o.source, o.event_id, o.destination, o.attempts, e.type, e.payload
             FROM outbox o JOIN received_event e ON e.source = o.source AND e.event_id = o.event_id
             WHERE o.status = 'pending' AND o.next_attempt_at <= ?
             ORDER BY o.id
-            LIMIT ?
-            FOR UPDATE OF o SKIP LOCKED""";
+            LIMIT ?""";
+    /**
+     * The same on PostgreSQL, locked: entries another instance holds are skipped, so instances never send the same
+     * entry at the same moment.
+     */
+    public static final String DUE_LOCKED = DUE + " FOR UPDATE OF o SKIP LOCKED";
     /** Taken for a while: another instance leaves it alone until the lease ends (a crash mid-send lets it go). */
     public static final String LEASE = "UPDATE outbox SET next_attempt_at = ? WHERE id = ?";
     public static final String DELIVER = """

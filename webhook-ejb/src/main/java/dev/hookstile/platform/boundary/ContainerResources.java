@@ -15,6 +15,7 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.resource.AdministeredObjectDefinition;
 import jakarta.resource.ConnectionFactoryDefinition;
 import jakarta.resource.spi.TransactionSupport;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -135,6 +136,11 @@ public class ContainerResources {
 
     @Resource(lookup = QUEUE)
     Queue queue;
+
+    /** Whether the database is the embedded one: a single process, and SQL without PostgreSQL's locking clauses. */
+    public static boolean embeddedDatabase() {
+        return ConfiguredDataSource.embedded(ConfigProvider.getConfig(ContainerResources.class.getClassLoader()));
+    }
 
     /** Binds the transaction-scoped persistence context to its unit here, in this module, once. */
     @PostConstruct

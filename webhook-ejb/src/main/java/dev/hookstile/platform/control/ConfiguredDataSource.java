@@ -2,7 +2,6 @@ package dev.hookstile.platform.control;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
-import javax.sql.DataSource;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -11,6 +10,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.util.Properties;
 import java.util.ServiceLoader;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * The application's data source, named in {@code @DataSourceDefinition} and pooled by the container. It reads the
@@ -49,6 +49,11 @@ public class ConfiguredDataSource implements DataSource {
             }
         }
         return current;
+    }
+
+    /** Whether the configuration names no database, so the embedded one serves (one process only). */
+    public static boolean embedded(org.eclipse.microprofile.config.Config config) {
+        return DatabaseSettings.from(config).embedded();
     }
 
     private static Driver driverFor(String url, ClassLoader loader) throws SQLException {
