@@ -226,13 +226,21 @@ public final class Webhooks {
 
     /** The server's count of events queued for processing ({@code hookstile_events_accepted_total}). */
     public long accepted() {
+        return counter("hookstile_events_accepted_total");
+    }
+
+    /** The server's count of messages ingest sent to the queue ({@code hookstile_queue_messages_total}). */
+    public long queueMessages() {
+        return counter("hookstile_queue_messages_total");
+    }
+
+    private long counter(String name) {
         HttpResponse<String> metrics = server().get("metrics?scope=application");
         if (metrics.statusCode() != 200) {
             fail("metrics answered " + metrics.statusCode() + ": " + metrics.body());
         }
         return metrics.body().lines()
-                .filter(line -> line.startsWith("hookstile_events_accepted_total{")
-                        || line.startsWith("hookstile_events_accepted_total "))
+                .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
                 .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
                 .sum();
     }

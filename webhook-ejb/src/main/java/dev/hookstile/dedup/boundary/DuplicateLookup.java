@@ -8,6 +8,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,6 +26,11 @@ import javax.sql.DataSource;
  * answer (a database that stops answering without refusing, a partition, would otherwise hold the request until
  * the sender gives up), and after a failure the lookup is skipped for a pause and every event is queued. When the
  * pause ends, one request probes the database while the others still skip it; its success ends the pause for all.
+ *
+ * <p>The hand-off asks about a group of events at once: one connection, one primary-key probe per event. A single
+ * statement for the group ({@code IN (...)}, {@code = ANY (?)}, a join with {@code UNNEST}) was tried: under load,
+ * with the consumers inserting at the same time, each cost PostgreSQL 15 milliseconds of CPU (measured: two backends
+ * at 25% for about 100 lookups a second), where the probes take microseconds each.
  */
 @ApplicationScoped
 public class DuplicateLookup {
@@ -41,36 +49,47 @@ public class DuplicateLookup {
     private volatile boolean healthy = true;
     private final AtomicBoolean probing = new AtomicBoolean();
 
-    /** {@code true} only when the database positively knows the event; {@code false} when unknown or unsure. */
-    public boolean isRecorded(String source, String eventId) {
+    /**
+     * Which of these events of one source the database positively knows, in one query; the others are unknown, or
+     * the database is unsure (failing, paused after a failure).
+     */
+    public Set<String> recordedAmong(String source, Collection<String> eventIds) {
+        if (eventIds.isEmpty()) {
+            return Set.of();
+        }
         if (healthy) {
-            return lookUp(source, eventId);
+            return lookUp(source, eventIds);
         }
         if (System.nanoTime() - skipUntil < 0 || !probing.compareAndSet(false, true)) {
-            return false;
+            return Set.of();
         }
         try {
-            return lookUp(source, eventId);
+            return lookUp(source, eventIds);
         } finally {
             probing.set(false);
         }
     }
 
-    private boolean lookUp(String source, String eventId) {
+    private Set<String> lookUp(String source, Collection<String> eventIds) {
         try (Connection connection = dataSource.getConnection()) {
             int before = connection.getNetworkTimeout();
             connection.setNetworkTimeout(SAME_THREAD, ANSWER_WITHIN_MILLIS);
             try (PreparedStatement statement = connection.prepareStatement(SQL)) {
-                statement.setString(1, source);
-                statement.setString(2, eventId);
-                try (ResultSet rows = statement.executeQuery()) {
-                    boolean recorded = rows.next();
-                    if (!healthy) {
-                        healthy = true;
-                        LOG.info("Duplicate lookup answers again");
+                var recorded = new HashSet<String>();
+                for (String eventId : eventIds) {
+                    statement.setString(1, source);
+                    statement.setString(2, eventId);
+                    try (ResultSet rows = statement.executeQuery()) {
+                        if (rows.next()) {
+                            recorded.add(eventId);
+                        }
                     }
-                    return recorded;
                 }
+                if (!healthy) {
+                    healthy = true;
+                    LOG.info("Duplicate lookup answers again");
+                }
+                return recorded;
             } finally {
                 connection.setNetworkTimeout(SAME_THREAD, before);
             }
@@ -81,7 +100,7 @@ public class DuplicateLookup {
                 LOG.warning(() -> "Duplicate lookup failed; accepting events without it, probing every 5 s "
                         + "(processing still deduplicates): " + e);
             }
-            return false;
+            return Set.of();
         }
     }
 }

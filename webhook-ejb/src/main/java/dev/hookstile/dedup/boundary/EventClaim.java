@@ -15,6 +15,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -44,6 +46,53 @@ public class EventClaim {
         return update(ReceivedEvent.CLAIM, event.source(), event.eventId(), event.provider(), event.type(),
                 status.column(), event.attempt(), Timestamp.from(event.receivedAt()), at, at, headersJson,
                 event.payload()) == 1;
+    }
+
+    /** A new event to claim with others, and the status it will have if the transaction commits. */
+    public record NewClaim(WebhookEvent event, String headersJson, EventStatus status) {
+    }
+
+    /**
+     * Claims events never recorded before, in one round trip: {@link #claimNew} for each, in the order given (callers
+     * sort them, so that two transactions claiming overlapping events lock their rows in the same order and never
+     * deadlock).
+     *
+     * @return for each, whether this transaction claimed it
+     * @throws ClaimFailure also when the driver does not say which rows it inserted: the caller must roll back
+     */
+    public boolean[] claimNew(List<NewClaim> claims, Instant now) {
+        Timestamp at = Timestamp.from(now);
+        var rows = new ArrayList<Object[]>(claims.size());
+        for (NewClaim claim : claims) {
+            WebhookEvent event = claim.event();
+            rows.add(new Object[]{event.source(), event.eventId(), event.provider(), event.type(),
+                    claim.status().column(), event.attempt(), Timestamp.from(event.receivedAt()), at, at,
+                    claim.headersJson(), event.payload()});
+        }
+        int[] counts = updateAll(ReceivedEvent.CLAIM, rows);
+        boolean[] claimed = new boolean[counts.length];
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] != 0 && counts[i] != 1) {
+                throw new ClaimFailure(new SQLException("the driver answered " + counts[i] + " for a claim"));
+            }
+            claimed[i] = counts[i] == 1;
+        }
+        return claimed;
+    }
+
+    /** A line of an event's history, to be added with others. */
+    public record AttemptLine(WebhookEvent event, int attempt, String outcome, String failure, String error,
+                              Instant at) {
+    }
+
+    /** Adds these lines to their events' histories, in one round trip. */
+    public void recordAttempts(List<AttemptLine> lines) {
+        var rows = new ArrayList<Object[]>(lines.size());
+        for (AttemptLine line : lines) {
+            rows.add(new Object[]{line.event().source(), line.event().eventId(), line.attempt(), line.outcome(),
+                    line.failure(), line.error(), Timestamp.from(line.at())});
+        }
+        updateAll(EventAttempt.RECORD, rows);
     }
 
     /**
@@ -113,6 +162,18 @@ public class EventClaim {
         try (PreparedStatement statement = connection().prepareStatement(sql)) {
             bind(statement, parameters);
             return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new ClaimFailure(e);
+        }
+    }
+
+    private int[] updateAll(String sql, List<Object[]> rows) {
+        try (PreparedStatement statement = connection().prepareStatement(sql)) {
+            for (Object[] row : rows) {
+                bind(statement, row);
+                statement.addBatch();
+            }
+            return statement.executeBatch();
         } catch (SQLException e) {
             throw new ClaimFailure(e);
         }

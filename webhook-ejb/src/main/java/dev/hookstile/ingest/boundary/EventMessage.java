@@ -13,15 +13,27 @@ import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The queue's message format, also a contract for back offices that read the queue: a {@code BytesMessage} whose
- * body is the raw request body, byte for byte, with string properties {@code source}, {@code provider},
- * {@code eventId}, {@code eventType}, {@code headers} (a JSON object, signatures redacted) and the long property
- * {@code receivedAt} (epoch milliseconds).
+ * The queue's message format. Hookstile writes one {@code BytesMessage} per hand-off, carrying one or more events: the
+ * int property {@code hookstileBatch} is the format's version (1) and {@code hookstileEvents} the number of events;
+ * the body holds each event in turn as: {@code source}, {@code provider}, {@code eventId}, {@code eventType}
+ * (each {@code writeUTF}), {@code receivedAt} (long, epoch milliseconds), the headers (a JSON object, signatures
+ * redacted; int length, then UTF-8 bytes) and the raw request body (int length, then the bytes, byte for byte).
+ *
+ * <p>Why several events in one message: the broker's cost is per message (a synced journal write, a dispatch, an
+ * acknowledgement in a transaction), and so is the consumer's (a delivery, a transaction, a commit). Events that
+ * arrive while a hand-off is under way travel together in the next one ({@link EventQueue}).
+ *
+ * <p>The earlier format, one event per message with the event's fields as string properties ({@code source},
+ * {@code provider}, {@code eventId}, {@code eventType}, {@code headers}, long {@code receivedAt}) and the request
+ * body as the message body, is still read: messages queued by an earlier version are processed after an upgrade.
  */
 public final class EventMessage {
 
@@ -36,26 +48,43 @@ public final class EventMessage {
     public static final String RECEIVED_AT = "receivedAt";
     public static final String HEADERS = "headers";
 
+    /** Present (the format's version) on a message in the batch format. */
+    public static final String BATCH = "hookstileBatch";
+    /** The number of events in a message in the batch format. */
+    public static final String EVENTS = "hookstileEvents";
+    static final int BATCH_VERSION = 1;
+
     private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
 
     private EventMessage() {
     }
 
-    static BytesMessage create(Session session, String source, String provider, String eventId, String type,
-                               Instant receivedAt, Map<String, String> headers, byte[] body) throws JMSException {
-        return create(session, source, provider, eventId, type, receivedAt, headersJson(headers), body);
+    /** An event on its way to the queue. */
+    public record Outgoing(String source, String provider, String eventId, String type, Instant receivedAt,
+                           String headersJson, byte[] body) {
+
+        /** What it adds to a message, roughly: the size bound of a batch counts it. */
+        int size() {
+            return body.length + headersJson.length() + eventId.length() + type.length() + 64;
+        }
     }
 
-    static BytesMessage create(Session session, String source, String provider, String eventId, String type,
-                                       Instant receivedAt, String headersJson, byte[] body) throws JMSException {
+    static BytesMessage create(Session session, List<Outgoing> events) throws JMSException {
         BytesMessage message = session.createBytesMessage();
-        message.writeBytes(body);
-        message.setStringProperty(SOURCE, source);
-        message.setStringProperty(PROVIDER, provider);
-        message.setStringProperty(EVENT_ID, eventId);
-        message.setStringProperty(EVENT_TYPE, type);
-        message.setLongProperty(RECEIVED_AT, receivedAt.toEpochMilli());
-        message.setStringProperty(HEADERS, headersJson);
+        for (Outgoing event : events) {
+            message.writeUTF(event.source());
+            message.writeUTF(event.provider());
+            message.writeUTF(event.eventId());
+            message.writeUTF(event.type());
+            message.writeLong(event.receivedAt().toEpochMilli());
+            byte[] headers = event.headersJson().getBytes(StandardCharsets.UTF_8);
+            message.writeInt(headers.length);
+            message.writeBytes(headers);
+            message.writeInt(event.body().length);
+            message.writeBytes(event.body());
+        }
+        message.setIntProperty(BATCH, BATCH_VERSION);
+        message.setIntProperty(EVENTS, events.size());
         return message;
     }
 
@@ -65,21 +94,57 @@ public final class EventMessage {
         return json.build().toString();
     }
 
-    /** A message read back: the event, its headers as sent, and the broker's delivery count (1 for the first). */
+    /** An event read back: the event, its headers as sent, and the broker's delivery count (1 for the first). */
     public record Received(WebhookEvent event, String headersJson, int deliveryCount) {
     }
 
     /**
-     * Reads a message back whole.
+     * Reads a message back whole: every event it carries, in the order they were queued.
      *
      * @throws JMSException or a {@link RuntimeException} when it is not a message Hookstile wrote
      */
-    public static Received receive(Message message) throws JMSException {
-        return new Received(read(message), headersJson(message), deliveryCount(message));
+    public static List<Received> receive(Message message) throws JMSException {
+        int deliveryCount = deliveryCount(message);
+        if (!message.propertyExists(BATCH)) {
+            return List.of(new Received(read(message), headersJson(message), deliveryCount));
+        }
+        if (message.getIntProperty(BATCH) != BATCH_VERSION || !(message instanceof BytesMessage bytes)) {
+            throw new IllegalArgumentException("not a batch of version " + BATCH_VERSION + ": " + message);
+        }
+        int count = message.getIntProperty(EVENTS);
+        if (count < 1) {
+            throw new IllegalArgumentException("a batch of " + count + " events");
+        }
+        var events = new ArrayList<Received>(count);
+        for (int i = 0; i < count; i++) {
+            String source = bytes.readUTF();
+            String provider = bytes.readUTF();
+            String eventId = bytes.readUTF();
+            String type = bytes.readUTF();
+            Instant receivedAt = Instant.ofEpochMilli(bytes.readLong());
+            String headersJson = new String(readBlock(bytes), StandardCharsets.UTF_8);
+            byte[] payload = readBlock(bytes);
+            events.add(new Received(new WebhookEvent(source, provider, eventId, type, receivedAt, deliveryCount,
+                    parseHeaders(headersJson), payload), headersJson, deliveryCount));
+        }
+        return events;
     }
 
-    /** The headers property exactly as sent, for storing without re-encoding. */
-    public static String headersJson(Message message) throws JMSException {
+    private static byte[] readBlock(BytesMessage message) throws JMSException {
+        int length = message.readInt();
+        if (length < 0 || length > message.getBodyLength()) {
+            throw new IllegalArgumentException("a block of " + length + " bytes in a message of "
+                    + message.getBodyLength());
+        }
+        byte[] block = new byte[length];
+        if (length > 0 && message.readBytes(block) != length) {
+            throw new IllegalArgumentException("a block cut short");
+        }
+        return block;
+    }
+
+    /** The headers property of the earlier format exactly as sent, for storing without re-encoding. */
+    private static String headersJson(Message message) throws JMSException {
         String json = message.getStringProperty(HEADERS);
         return json == null ? "{}" : json;
     }
@@ -89,8 +154,8 @@ public final class EventMessage {
         return message.propertyExists("JMSXDeliveryCount") ? Math.max(1, message.getIntProperty("JMSXDeliveryCount")) : 1;
     }
 
-    /** Reads an event back, its attempt number the broker's delivery count (the claim replaces it with the recorded one). */
-    public static WebhookEvent read(Message message) throws JMSException {
+    /** Reads an event of the earlier format back, its attempt number the broker's delivery count. */
+    private static WebhookEvent read(Message message) throws JMSException {
         if (!(message instanceof BytesMessage bytes)) {
             throw new IllegalArgumentException("expected a BytesMessage, got " + message.getClass().getName());
         }

@@ -1,30 +1,67 @@
 package dev.hookstile.ingest.boundary;
 
+import dev.hookstile.dedup.boundary.DuplicateLookup;
+import dev.hookstile.ingest.boundary.EventMessage.Outgoing;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
-import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * The durable hand-off: sends an accepted event to the processing queue as a persistent message, outside any
- * transaction, so {@code send} returns only once the broker has stored it.
+ * The durable hand-off: puts accepted events on the processing queue as persistent messages, outside any
+ * transaction, and answers only once the broker has stored them.
+ *
+ * <p>Events are handed off in groups. Request threads leave their events here and wait; one sender thread takes
+ * every event waiting (up to {@code hookstile.ingest.hand-off.max-events}, about
+ * {@value #MAX_BYTES} bytes), asks the database in one query which of them it has recorded already (those are
+ * answered {@code duplicate}), sends the rest as one message, and wakes the requests. Under load the events that
+ * arrive while one group is on its way form the next, so the broker's and the database's cost per message (a synced
+ * journal write, a dispatch, a transaction, a commit) is shared by every event in it; a lone event goes at once,
+ * alone. Measured in {@code docs/benchmarks.md}.
  *
  * <p>Connections come from the container's pool for the resource adapter's connection factory and are closed after
- * each send, which returns them to that pool. Keeping our own pool of open producers across requests is not an
- * option with this connector: the container ties a handle to the request that opened it and the handles leaked
- * until the pool was exhausted (measured: in-use connections reached the maximum within a second under load).
+ * each send, which returns them to that pool. Keeping producers open across requests is not an option with this
+ * connector: the container ties a handle to the request that opened it and the handles leaked until the pool was
+ * exhausted (measured: in-use connections reached the maximum within a second under load).
  */
 @ApplicationScoped
 public class EventQueue {
+
+    private static final Logger LOG = Logger.getLogger(EventQueue.class.getName());
+
+    /** Roughly the most bytes of events one message carries; a larger event goes alone. */
+    static final int MAX_BYTES = 1 << 20;
+
+    /** What became of an event handed off. */
+    public enum Result {
+        /** On the queue now. */
+        QUEUED,
+        /** Recorded in the database already (an earlier delivery, another instance): not queued again. */
+        RECORDED
+    }
 
     @Inject
     ConnectionFactory factory;
@@ -32,33 +69,226 @@ public class EventQueue {
     @Inject
     Queue queue;
 
-    public void send(String source, String provider, String eventId, String type, Instant receivedAt,
-                     Map<String, String> headers, byte[] body) throws HandOffFailure {
-        send(session -> EventMessage.create(session, source, provider, eventId, type, receivedAt, headers, body));
+    @Inject
+    DuplicateLookup duplicates;
+
+    @Inject
+    DeliveryMetrics metrics;
+
+    @Inject
+    ManagedThreadFactory threads;
+
+    /** The most events in one message. 1 sends every event alone, as before the hand-off was grouped. */
+    @Inject
+    @ConfigProperty(name = "hookstile.ingest.hand-off.max-events", defaultValue = "64")
+    int maxEvents;
+
+    /**
+     * How long a request waits for its hand-off before it is answered {@code 503}: the broker takes a persistent
+     * send in milliseconds when it is well, so this only bounds a broker that stopped answering.
+     */
+    @Inject
+    @ConfigProperty(name = "hookstile.ingest.hand-off.timeout-seconds", defaultValue = "10")
+    int timeoutSeconds;
+
+    private final LinkedBlockingDeque<HandOff> waiting = new LinkedBlockingDeque<>();
+    /**
+     * How many threads hand off at once. More than one, so that a group waiting for the database or the broker's
+     * disk does not hold up the next; each is one pooled broker connection while it sends.
+     */
+    @Inject
+    @ConfigProperty(name = "hookstile.ingest.hand-off.senders", defaultValue = "2")
+    int senderCount;
+
+    private volatile boolean started;
+    private volatile boolean stopped;
+    private final List<Thread> senders = new ArrayList<>();
+
+    /** An event waiting to be handed off, and the request waiting for its result. */
+    private record HandOff(Outgoing event, CompletableFuture<Result> result) {
     }
 
     /**
-     * Queues a recorded event again (a replay). Called inside a JTA transaction, the send joins it (the connection
-     * factory is XA): the message exists only if the caller's status change commits.
+     * Starts the senders on the first hand-off, from a request's thread, where the application's context is
+     * certainly there for the thread factory to capture (not, say, on the health check's thread).
+     */
+    private synchronized void startSenders() throws HandOffFailure {
+        if (started || stopped) {
+            return;
+        }
+        try {
+            for (int i = 1; i <= Math.max(1, senderCount); i++) {
+                Thread sender = threads.newThread(this::sendWhileRunning);
+                sender.setName("hookstile-hand-off-" + i);
+                sender.setDaemon(true);
+                sender.start();
+                senders.add(sender);
+            }
+        } catch (RuntimeException e) {
+            throw new HandOffFailure("could not start the hand-off", e);
+        }
+        started = true;
+    }
+
+    @PreDestroy
+    synchronized void stop() {
+        stopped = true;
+        senders.forEach(Thread::interrupt);
+        try {
+            for (Thread sender : senders) {
+                sender.join(TimeUnit.SECONDS.toMillis(5));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        HandOff left;
+        while ((left = waiting.pollFirst()) != null) {
+            left.result().completeExceptionally(new IllegalStateException("the application is stopping"));
+        }
+    }
+
+    /**
+     * Hands these events off and waits until each is stored by the broker or found recorded.
+     *
+     * @return each event's result, in order
+     * @throws HandOffFailure when any of them could not be stored: the sender must retry the delivery
+     */
+    public List<Result> handOff(List<Outgoing> events) throws HandOffFailure {
+        if (stopped) {
+            throw new HandOffFailure("the application is stopping", null);
+        }
+        if (!started) {
+            startSenders();
+        }
+        var handOffs = new ArrayList<HandOff>(events.size());
+        for (Outgoing event : events) {
+            handOffs.add(new HandOff(event, new CompletableFuture<>()));
+        }
+        waiting.addAll(handOffs);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        var results = new ArrayList<Result>(events.size());
+        for (HandOff handOff : handOffs) {
+            try {
+                results.add(handOff.result().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            } catch (ExecutionException e) {
+                throw new HandOffFailure("the broker did not accept the event", e.getCause());
+            } catch (TimeoutException | CancellationException e) {
+                abandon(handOffs);
+                throw new HandOffFailure("the broker did not confirm the event within " + timeoutSeconds + " s", e);
+            } catch (InterruptedException e) {
+                abandon(handOffs);
+                Thread.currentThread().interrupt();
+                throw new HandOffFailure("interrupted while handing off the event", e);
+            }
+        }
+        return results;
+    }
+
+    /** The request gives up: the sender skips what it has not taken yet; what it sent stays (the claim dedups). */
+    private static void abandon(List<HandOff> handOffs) {
+        for (HandOff handOff : handOffs) {
+            handOff.result().cancel(false);
+        }
+    }
+
+    private void sendWhileRunning() {
+        var group = new ArrayList<HandOff>(maxEvents);
+        while (!stopped) {
+            HandOff first;
+            try {
+                first = waiting.pollFirst(1, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                break;
+            }
+            if (first == null) {
+                continue;
+            }
+            group.clear();
+            group.add(first);
+            int bytes = first.event().size();
+            HandOff next;
+            while (group.size() < maxEvents && (next = waiting.pollFirst()) != null) {
+                if (bytes + next.event().size() > MAX_BYTES) {
+                    waiting.offerFirst(next);
+                    break;
+                }
+                group.add(next);
+                bytes += next.event().size();
+            }
+            try {
+                send(group);
+            } catch (RuntimeException | Error e) {
+                // Never let the one sender die: every later request would wait for its timeout.
+                LOG.log(Level.SEVERE, e, () -> "Handing off " + group.size() + " events failed unexpectedly");
+                group.forEach(handOff -> handOff.result().completeExceptionally(e));
+            }
+        }
+    }
+
+    private void send(List<HandOff> group) {
+        // Requests that gave up meanwhile are not sent: they were answered 503 already.
+        group.removeIf(handOff -> handOff.result().isDone());
+        List<HandOff> unknown = withoutRecorded(group);
+        if (unknown.isEmpty()) {
+            return;
+        }
+        var events = new ArrayList<Outgoing>(unknown.size());
+        unknown.forEach(handOff -> events.add(handOff.event()));
+        try {
+            sendNow(events);
+            metrics.sent();
+        } catch (HandOffFailure e) {
+            unknown.forEach(handOff -> handOff.result().completeExceptionally(e.getCause() == null ? e : e.getCause()));
+            return;
+        }
+        unknown.forEach(handOff -> handOff.result().complete(Result.QUEUED));
+    }
+
+    /** Answers the events the database knows ({@link Result#RECORDED}); the others are returned, to be sent. */
+    private List<HandOff> withoutRecorded(List<HandOff> group) {
+        var bySource = new LinkedHashMap<String, List<String>>();
+        for (HandOff handOff : group) {
+            bySource.computeIfAbsent(handOff.event().source(), source -> new ArrayList<>()).add(handOff.event().eventId());
+        }
+        var recorded = new LinkedHashMap<String, Set<String>>();
+        for (Map.Entry<String, List<String>> source : bySource.entrySet()) {
+            Set<String> known = duplicates.recordedAmong(source.getKey(), source.getValue());
+            if (!known.isEmpty()) {
+                recorded.put(source.getKey(), known);
+            }
+        }
+        if (recorded.isEmpty()) {
+            return group;
+        }
+        var unknown = new ArrayList<HandOff>(group.size());
+        for (HandOff handOff : group) {
+            if (recorded.getOrDefault(handOff.event().source(), Set.of()).contains(handOff.event().eventId())) {
+                handOff.result().complete(Result.RECORDED);
+            } else {
+                unknown.add(handOff);
+            }
+        }
+        return unknown;
+    }
+
+    /**
+     * Queues a recorded event again (a replay), at once, on the caller's thread. Called inside a JTA transaction,
+     * the send joins it (the connection factory is XA): the message exists only if the caller's status change
+     * commits.
      *
      * @param headersJson the retained headers as recorded
      */
     public void resend(String source, String provider, String eventId, String type, Instant receivedAt,
                        String headersJson, byte[] body) throws HandOffFailure {
-        send(session -> EventMessage.create(session, source, provider, eventId, type, receivedAt, headersJson, body));
+        sendNow(List.of(new Outgoing(source, provider, eventId, type, receivedAt, headersJson, body)));
     }
 
-    @FunctionalInterface
-    private interface MessageFactory {
-        Message create(Session session) throws JMSException;
-    }
-
-    private void send(MessageFactory message) throws HandOffFailure {
+    private void sendNow(List<Outgoing> events) throws HandOffFailure {
         try (Connection connection = factory.createConnection();
              Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              MessageProducer producer = session.createProducer(queue)) {
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);
-            producer.send(message.create(session));
+            producer.send(EventMessage.create(session, events));
         } catch (JMSException | RuntimeException e) {
             throw new HandOffFailure("the broker did not accept the event", e);
         }

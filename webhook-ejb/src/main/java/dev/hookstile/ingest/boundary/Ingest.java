@@ -1,7 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.dedup.boundary.AcceptedEvents;
-import dev.hookstile.dedup.boundary.DuplicateLookup;
 import dev.hookstile.ingest.control.RequestBody;
 import dev.hookstile.provider.boundary.Answer;
 import dev.hookstile.provider.boundary.Delivery;
@@ -20,6 +19,7 @@ import java.io.InputStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -37,9 +37,6 @@ public class Ingest {
 
     @Inject
     EventQueue queue;
-
-    @Inject
-    DuplicateLookup duplicates;
 
     @Inject
     DeliveryMetrics metrics;
@@ -89,44 +86,64 @@ public class Ingest {
             requireValidEventId(event.id());
             requireValidEventType(event.type());
         }
-        var outcomes = new ArrayList<Receipt.Outcome>(verified.events().size());
-        // One message per event, each sent durably before the next: if the broker fails half-way, the sender gets a
-        // 503 and retries the whole delivery, and the events already queued are deduplicated by their claim.
-        for (EventIdentity event : verified.events()) {
-            outcomes.add(new Receipt.Outcome(event.id(), handOff(source, event, verified, payload, receivedAt)));
-        }
-        Receipt receipt = new Receipt(source.name(), outcomes, null);
+        Receipt receipt = new Receipt(source.name(), handOff(source, verified, payload, receivedAt), null);
         metrics.received(receipt);
         return receipt;
     }
 
     /**
-     * Queues one event unless it is known: remembered as queued by this instance (or being queued by a concurrent
-     * copy, which this one waits for), else recorded in the database.
+     * Queues the delivery's events unless known: remembered as queued by this instance (or being queued by a
+     * concurrent copy, which this one waits for), else recorded in the database (the hand-off asks it). Handed off
+     * together, so they usually travel in one message; if the broker fails, the sender gets a 503 and retries the
+     * whole delivery, and events already queued are deduplicated by their claim.
      */
-    private String handOff(Source source, EventIdentity event, VerifiedDelivery verified, byte[] payload,
-                           Instant receivedAt) throws HandOffFailure {
-        AcceptedEvents.Admission admission = accepted.admit(source.name(), event.id());
-        if (!(admission instanceof AcceptedEvents.First first)) {
-            return Receipt.DUPLICATE;
+    private List<Receipt.Outcome> handOff(Source source, VerifiedDelivery verified, byte[] payload,
+                                          Instant receivedAt) throws HandOffFailure {
+        List<EventIdentity> events = verified.events();
+        var admissions = new ArrayList<AcceptedEvents.Admission>(events.size());
+        var outgoing = new ArrayList<EventMessage.Outgoing>(events.size());
+        String headersJson = null;
+        var ids = events.size() > 1 ? new HashSet<String>() : null;
+        for (EventIdentity event : events) {
+            // An id repeated within the delivery is the first one's duplicate; admitting it too would wait for the
+            // first's hand-off, which waits for this very request.
+            AcceptedEvents.Admission admission = ids != null && !ids.add(event.id())
+                    ? AcceptedEvents.KNOWN : accepted.admit(source.name(), event.id());
+            admissions.add(admission);
+            if (admission instanceof AcceptedEvents.First) {
+                if (headersJson == null) {
+                    headersJson = EventMessage.headersJson(verified.headers());
+                }
+                outgoing.add(new EventMessage.Outgoing(source.name(), source.provider().name(), event.id(),
+                        event.type(), receivedAt, headersJson, payload));
+            }
         }
-        boolean stored = false;
+        List<EventQueue.Result> results = List.of();
         try {
-            if (duplicates.isRecorded(source.name(), event.id())) {
-                stored = true;
-                return Receipt.DUPLICATE;
+            if (!outgoing.isEmpty()) {
+                results = queue.handOff(outgoing);
             }
-            queue.send(source.name(), source.provider().name(), event.id(), event.type(), receivedAt,
-                    verified.headers(), payload);
-            stored = true;
-            return Receipt.ACCEPTED;
         } finally {
-            if (stored) {
-                first.stored();
-            } else {
-                first.failed();
+            // Stored when the hand-off answered at all (queued, or recorded before); otherwise the next copy of
+            // each event sends itself.
+            for (AcceptedEvents.Admission admission : admissions) {
+                if (admission instanceof AcceptedEvents.First first) {
+                    if (results.isEmpty()) {
+                        first.failed();
+                    } else {
+                        first.stored();
+                    }
+                }
             }
         }
+        var outcomes = new ArrayList<Receipt.Outcome>(events.size());
+        int sent = 0;
+        for (int i = 0; i < events.size(); i++) {
+            boolean queued = admissions.get(i) instanceof AcceptedEvents.First
+                    && results.get(sent++) == EventQueue.Result.QUEUED;
+            outcomes.add(new Receipt.Outcome(events.get(i).id(), queued ? Receipt.ACCEPTED : Receipt.DUPLICATE));
+        }
+        return outcomes;
     }
 
     /** A {@code GET} to a source's endpoint: the provider's subscription handshake, if it has one. */

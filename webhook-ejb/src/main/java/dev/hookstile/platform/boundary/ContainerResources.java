@@ -6,6 +6,7 @@ import jakarta.annotation.Resource;
 import jakarta.annotation.sql.DataSourceDefinition;
 import jakarta.annotation.sql.DataSourceDefinitions;
 import jakarta.ejb.Singleton;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Qualifier;
 import jakarta.jms.ConnectionFactory;
@@ -137,6 +138,10 @@ public class ContainerResources {
     @Resource(lookup = QUEUE)
     Queue queue;
 
+    /** The platform's default, for threads of the application's own that need its context (ingest's senders). */
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory threads;
+
     /** Whether the database is the embedded one: a single process, and SQL without PostgreSQL's locking clauses. */
     public static boolean embeddedDatabase() {
         return ConfiguredDataSource.embedded(ConfigProvider.getConfig(ContainerResources.class.getClassLoader()));
@@ -174,5 +179,10 @@ public class ContainerResources {
     @Produces
     public Queue queue() {
         return queue;
+    }
+
+    @Produces
+    public ManagedThreadFactory threads() {
+        return threads;
     }
 }

@@ -12,6 +12,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -42,9 +43,9 @@ import java.util.logging.Logger;
 })
 public class DeadLetterConsumer implements MessageListener {
 
-    static final String SELECTOR = EventMessage.SOURCE + " IS NOT NULL AND " + EventMessage.PROVIDER
-            + " IS NOT NULL AND " + EventMessage.EVENT_ID + " IS NOT NULL AND " + EventMessage.RECEIVED_AT
-            + " IS NOT NULL";
+    static final String SELECTOR = EventMessage.BATCH + " IS NOT NULL OR (" + EventMessage.SOURCE + " IS NOT NULL AND "
+            + EventMessage.PROVIDER + " IS NOT NULL AND " + EventMessage.EVENT_ID + " IS NOT NULL AND "
+            + EventMessage.RECEIVED_AT + " IS NOT NULL)";
 
     /** Set by ActiveMQ on a message it moves to the dead letter queue. */
     private static final String BROKER_CAUSE = "dlqDeliveryFailureCause";
@@ -59,22 +60,26 @@ public class DeadLetterConsumer implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
-        EventMessage.Received received;
+        List<EventMessage.Received> events;
         String cause;
         try {
-            received = EventMessage.receive(message);
+            events = EventMessage.receive(message);
             cause = message.getStringProperty(BROKER_CAUSE);
         } catch (JMSException | RuntimeException unreadable) {
             LOG.log(Level.SEVERE, unreadable, () -> "Consumed an unreadable dead letter with Hookstile's properties, "
                     + "not recorded: " + message);
             return;
         }
-        try {
-            processor.abandonedByBroker(received.event(), received.headersJson(), cause);
-        } catch (RuntimeException e) {
-            context.setRollbackOnly();
-            LOG.log(Level.WARNING, e, () -> "Could not record " + received.event() + " from the dead letter queue; "
-                    + "rolled back for redelivery");
+        for (EventMessage.Received received : events) {
+            try {
+                processor.abandonedByBroker(received.event(), received.headersJson(), cause);
+            } catch (RuntimeException e) {
+                // The events recorded before it stay recorded; their redelivery finds them finished.
+                context.setRollbackOnly();
+                LOG.log(Level.WARNING, e, () -> "Could not record " + received.event() + " from the dead letter "
+                        + "queue; rolled back for redelivery");
+                return;
+            }
         }
     }
 }

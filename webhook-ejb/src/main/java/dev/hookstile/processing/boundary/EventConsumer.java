@@ -3,7 +3,6 @@ package dev.hookstile.processing.boundary;
 import dev.hookstile.ingest.boundary.EventMessage;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.processing.control.EventProcessor;
-import dev.hookstile.processing.control.Outcome;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -13,6 +12,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -52,9 +52,9 @@ public class EventConsumer implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
-        EventMessage.Received received;
+        List<EventMessage.Received> events;
         try {
-            received = EventMessage.receive(message);
+            events = EventMessage.receive(message);
         } catch (JMSException | RuntimeException unreadable) {
             // Not a message Hookstile wrote (another producer on the queue): no delivery can ever process it, so it is
             // consumed, not redelivered forever, and logged in full for whoever sent it.
@@ -63,25 +63,19 @@ public class EventConsumer implements MessageListener {
             return;
         }
         try {
-            Outcome outcome = processor.process(received.event(), received.headersJson(),
-                    received.deliveryCount());
-            if (outcome.redeliver()) {
+            if (processor.process(events)) {
                 context.setRollbackOnly();
             }
         } catch (Exception e) {
             // Marking the transaction instead of throwing keeps the bean instance and the broker session alive.
             context.setRollbackOnly();
-            LOG.log(Level.WARNING, e, () -> "Could not process or record " + describe(message)
+            LOG.log(Level.WARNING, e, () -> "Could not process or record " + describe(events)
                     + "; rolled back for redelivery");
         }
     }
 
-    private static String describe(Message message) {
-        try {
-            return message.getStringProperty(EventMessage.SOURCE) + "/" + message.getStringProperty(EventMessage.EVENT_ID)
-                    + " (delivery " + message.getIntProperty("JMSXDeliveryCount") + ")";
-        } catch (JMSException | RuntimeException e) {
-            return String.valueOf(message);
-        }
+    private static String describe(List<EventMessage.Received> events) {
+        String first = events.get(0).event() + " (delivery " + events.get(0).deliveryCount() + ")";
+        return events.size() == 1 ? first : "a message of " + events.size() + " events from " + first;
     }
 }

@@ -2,6 +2,7 @@ package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.ingest.boundary.EventMessage;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,6 +11,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -26,6 +29,9 @@ public class EventProcessor {
 
     @Inject
     EventProcessing processing;
+
+    @Inject
+    ProcessingTransaction transaction;
 
     @Inject
     AttemptLog log;
@@ -53,14 +59,51 @@ public class EventProcessor {
 
     private final Clock clock = Clock.systemUTC();
 
-    /** @param deliveryCount the broker's delivery count of this message (1 for the first) */
-    public Outcome process(WebhookEvent event, String headersJson, int deliveryCount) {
+    /**
+     * The events of one message, in order, each with its own tries.
+     *
+     * @return whether the message must come back: an event is retrying (the events finished meanwhile are found
+     *         finished by the redelivery and skipped)
+     * @throws RuntimeException when a failure cannot even be recorded (the database is down): roll back, retry
+     */
+    public boolean process(List<EventMessage.Received> events) {
+        lowerPriority();
+        if (events.size() == 1) {
+            EventMessage.Received only = events.get(0);
+            return process(attemptsOf(only.event(), only.headersJson()), only.deliveryCount()).redeliver();
+        }
+        var batch = new ArrayList<Attempts>(events.size());
+        for (EventMessage.Received received : events) {
+            batch.add(attemptsOf(received.event(), received.headersJson()));
+        }
+        List<Attempts> alone;
+        try {
+            alone = transaction.runAll(batch, clock.instant());
+        } catch (TryFailed | RuntimeException e) {
+            // Rolled back whole: every event gets a try of its own, which finds the failing one and records it.
+            Thread.interrupted();
+            LOG.log(Level.FINE, e, () -> "A try of " + batch.size() + " events together failed; trying each alone");
+            alone = batch;
+        }
+        boolean redeliver = false;
+        int deliveryCount = events.get(0).deliveryCount();
+        for (Attempts attempts : alone) {
+            redeliver |= process(attempts, deliveryCount).redeliver();
+        }
+        return redeliver;
+    }
+
+    private void lowerPriority() {
         Thread current = Thread.currentThread();
         int priority = Math.max(Thread.MIN_PRIORITY, Math.min(Thread.MAX_PRIORITY, threadPriority));
         if (current.getPriority() != priority) {
             current.setPriority(priority);
         }
-        Attempts attempts = attemptsOf(event, headersJson);
+    }
+
+    /** @param deliveryCount the broker's delivery count of this message (1 for the first) */
+    private Outcome process(Attempts attempts, int deliveryCount) {
+        WebhookEvent event = attempts.event();
         try {
             return processing.attempt(attempts);
         } catch (RuntimeException e) {

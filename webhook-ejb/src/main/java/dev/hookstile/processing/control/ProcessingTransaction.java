@@ -12,6 +12,10 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
 
@@ -55,6 +59,74 @@ public class ProcessingTransaction {
             throw new TryFailed(e);
         }
     }
+
+    /**
+     * One try of the new events of a message, together: their claims in one statement batch, the handlers of each
+     * in turn, their history lines in another batch, and one commit. Only events never recorded before are taken
+     * here, and only those of sources without body deduplication; the others, and every event when anything fails
+     * (the whole transaction then rolls back), are left for a try of their own ({@link #run}), which retries and
+     * records failures as ever. A redelivered message's events are mostly finished already: their claims answer 0
+     * and they go alone to find that out.
+     *
+     * @return the events this try did not process, in the order given
+     * @throws TryFailed wrapping whatever the try threw, after its transaction was marked for rollback
+     */
+    public List<Attempts> runAll(List<Attempts> batch, Instant now) throws TryFailed {
+        try {
+            return tryAll(batch, now);
+        } catch (Throwable e) {
+            throw new TryFailed(e);
+        }
+    }
+
+    private List<Attempts> tryAll(List<Attempts> batch, Instant now) throws Exception {
+        var candidates = new ArrayList<Attempts>(batch.size());
+        for (Attempts attempts : batch) {
+            if (attempts.bodyWindow().isZero() && attempts.tryIndex() == 1) {
+                candidates.add(attempts);
+            }
+        }
+        // Claimed in key order: transactions claiming overlapping events lock the rows in the same order.
+        candidates.sort(BY_KEY);
+        var claims = new ArrayList<EventClaim.NewClaim>(candidates.size());
+        var statuses = new IdentityHashMap<Attempts, EventStatus>();
+        for (Attempts attempts : candidates) {
+            EventStatus status = handlers.handles(attempts.event()) || attempts.forwardTo() != null
+                    ? EventStatus.COMPLETED : EventStatus.IGNORED;
+            statuses.put(attempts, status);
+            claims.add(new EventClaim.NewClaim(attempts.event().withAttempt(1), attempts.headersJson(), status));
+        }
+        boolean[] claimed = claims.isEmpty() ? new boolean[0] : claim.claimNew(claims, now);
+        var processed = Collections.newSetFromMap(new IdentityHashMap<Attempts, Boolean>());
+        for (int i = 0; i < claimed.length; i++) {
+            if (claimed[i]) {
+                processed.add(candidates.get(i));
+            }
+        }
+        var lines = new ArrayList<EventClaim.AttemptLine>(processed.size());
+        var alone = new ArrayList<Attempts>(batch.size() - processed.size());
+        for (Attempts attempts : batch) {
+            if (!processed.contains(attempts)) {
+                alone.add(attempts);
+                continue;
+            }
+            WebhookEvent claimedEvent = attempts.event().withAttempt(1);
+            deadline.run(() -> handlers.dispatch(claimedEvent));
+            Destination forwardTo = attempts.forwardTo();
+            if (forwardTo != null) {
+                outbox.schedule(claimedEvent, forwardTo, now);
+            }
+            lines.add(new EventClaim.AttemptLine(claimedEvent, 1, statuses.get(attempts).column(), null, null, now));
+        }
+        if (!lines.isEmpty()) {
+            claim.recordAttempts(lines);
+        }
+        return alone;
+    }
+
+    private static final Comparator<Attempts> BY_KEY = Comparator
+            .comparing((Attempts attempts) -> attempts.event().source())
+            .thenComparing(attempts -> attempts.event().eventId());
 
     private Outcome tryOnce(Attempts attempts, Instant now) throws Exception {
         WebhookEvent event = attempts.event();

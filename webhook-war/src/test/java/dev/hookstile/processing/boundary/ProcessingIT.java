@@ -88,6 +88,50 @@ class ProcessingIT extends DeployedHookstile {
         assertEquals(1, webhooks.recorded("it", id).getInt("effects"), "the handler's effect was committed once");
     }
 
+    /**
+     * Events that arrive together travel to the queue together and are processed in one transaction; one whose
+     * handler fails rolls that transaction back, and then every event of the message is tried alone.
+     */
+    @Test
+    void eventsHandedOffTogetherAreEachProcessedOnceThoughOneOfThemFails() throws Exception {
+        String run = UUID.randomUUID().toString();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 240; i++) {
+            ids.add((i % 60 == 7 ? "fail-once-" : "together-") + run + "-" + i);
+        }
+        long messagesBefore = webhooks.queueMessages();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<HttpResponse<String>>> responses = new ArrayList<>();
+        try {
+            for (String id : ids) {
+                var request = webhooks.standard("it", id, "{\"type\":\"together\"}");
+                responses.add(pool.submit(() -> {
+                    start.await();
+                    return webhooks.send(request);
+                }));
+            }
+            start.countDown();
+            for (Future<HttpResponse<String>> response : responses) {
+                assertEquals(202, response.get().statusCode(), response.get().body());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        long messages = webhooks.queueMessages() - messagesBefore;
+        assertTrue(messages < ids.size(), ids.size() + " events went in " + messages + " messages: none together");
+
+        for (String id : ids) {
+            JsonObject recorded = webhooks.awaitRecorded("it", id, completed(), PROCESSING);
+            assertEquals(1, recorded.getInt("effects"), id);
+            assertEquals(id.startsWith("fail-once-") ? 2 : 1, recorded.getInt("attempts"), id);
+        }
+        Webhooks.sleep(Duration.ofSeconds(2));
+        for (String id : ids) {
+            assertEquals(1, webhooks.recorded("it", id).getInt("effects"), "processed once: " + id);
+        }
+    }
+
     @Test
     void handlerFailureRollsBackItsWorkAndTheRedeliveryProcessesTheEvent() {
         String id = "fail-once-" + UUID.randomUUID();

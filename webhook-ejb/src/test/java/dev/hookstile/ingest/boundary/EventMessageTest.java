@@ -1,0 +1,110 @@
+package dev.hookstile.ingest.boundary;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.JMSException;
+import jakarta.jms.Session;
+import org.apache.activemq.command.ActiveMQBytesMessage;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class EventMessageTest {
+
+    /** A session that only makes messages, ActiveMQ's own, as the broker would carry them. */
+    private static final Session SESSION = (Session) Proxy.newProxyInstance(EventMessageTest.class.getClassLoader(),
+            new Class<?>[]{Session.class}, (proxy, method, args) -> {
+                if (method.getName().equals("createBytesMessage")) {
+                    return new ActiveMQBytesMessage();
+                }
+                throw new UnsupportedOperationException(method.getName());
+            });
+
+    private static final Instant RECEIVED = Instant.parse("2026-11-24T10:15:30.123Z");
+
+    @Test
+    void everyEventOfAMessageIsReadBackAsQueued() throws JMSException {
+        byte[] binary = {0, (byte) 0xff, 10, 13, 0x7f};
+        var queued = List.of(
+                new EventMessage.Outgoing("gh", "github", "id-1", "push", RECEIVED, "{\"x-github-event\":\"push\"}",
+                        "{\"a\":1}".getBytes(StandardCharsets.UTF_8)),
+                new EventMessage.Outgoing("pay", "stripe", "évt-2 ✓", "invoice.paid", RECEIVED.plusSeconds(1), "{}",
+                        binary),
+                new EventMessage.Outgoing("gh", "github", "id-3", "ping", RECEIVED, "{}", new byte[0]));
+
+        List<EventMessage.Received> read = EventMessage.receive(readable(EventMessage.create(SESSION, queued)));
+
+        assertEquals(3, read.size());
+        for (int i = 0; i < queued.size(); i++) {
+            EventMessage.Outgoing sent = queued.get(i);
+            EventMessage.Received got = read.get(i);
+            assertEquals(sent.source(), got.event().source());
+            assertEquals(sent.provider(), got.event().provider());
+            assertEquals(sent.eventId(), got.event().eventId());
+            assertEquals(sent.type(), got.event().type());
+            assertEquals(sent.receivedAt(), got.event().receivedAt());
+            assertEquals(sent.headersJson(), got.headersJson());
+            assertArrayEquals(sent.body(), got.event().payload());
+            assertEquals(1, got.deliveryCount());
+        }
+        assertEquals("push", read.get(0).event().header("x-github-event"));
+    }
+
+    @Test
+    void aMessageOfTheEarlierFormatIsStillRead() throws JMSException {
+        BytesMessage message = new ActiveMQBytesMessage();
+        message.writeBytes("{\"b\":2}".getBytes(StandardCharsets.UTF_8));
+        message.setStringProperty(EventMessage.SOURCE, "gh");
+        message.setStringProperty(EventMessage.PROVIDER, "github");
+        message.setStringProperty(EventMessage.EVENT_ID, "old-1");
+        message.setStringProperty(EventMessage.EVENT_TYPE, "push");
+        message.setLongProperty(EventMessage.RECEIVED_AT, RECEIVED.toEpochMilli());
+        message.setStringProperty(EventMessage.HEADERS, EventMessage.headersJson(Map.of("x-github-event", "push")));
+
+        List<EventMessage.Received> read = EventMessage.receive(readable(message));
+
+        assertEquals(1, read.size());
+        assertEquals("old-1", read.get(0).event().eventId());
+        assertEquals(RECEIVED, read.get(0).event().receivedAt());
+        assertEquals("{\"b\":2}", read.get(0).event().payloadAsString());
+        assertEquals("push", read.get(0).event().header("x-github-event"));
+    }
+
+    @Test
+    void aBatchThatClaimsMoreEventsThanItHoldsIsUnreadable() throws JMSException {
+        BytesMessage message = EventMessage.create(SESSION, List.of(new EventMessage.Outgoing("gh", "github", "id-1",
+                "push", RECEIVED, "{}", new byte[]{1, 2, 3})));
+        message.setIntProperty(EventMessage.EVENTS, 2);
+
+        BytesMessage cut = readable(message);
+        assertThrows(JMSException.class, () -> EventMessage.receive(cut));
+    }
+
+    @Test
+    void aBlockLongerThanTheMessageIsRefusedBeforeAnythingIsAllocated() throws JMSException {
+        BytesMessage message = new ActiveMQBytesMessage();
+        message.writeUTF("gh");
+        message.writeUTF("github");
+        message.writeUTF("id-1");
+        message.writeUTF("push");
+        message.writeLong(RECEIVED.toEpochMilli());
+        message.writeInt(Integer.MAX_VALUE);
+        message.setIntProperty(EventMessage.BATCH, 1);
+        message.setIntProperty(EventMessage.EVENTS, 1);
+
+        BytesMessage hostile = readable(message);
+        assertThrows(IllegalArgumentException.class, () -> EventMessage.receive(hostile));
+    }
+
+    private static BytesMessage readable(BytesMessage written) throws JMSException {
+        written.reset();
+        return written;
+    }
+}
