@@ -81,9 +81,12 @@ public class EventProcessor {
             alone = transaction.runAll(batch, clock.instant());
         } catch (TryFailed | RuntimeException e) {
             // Rolled back whole: every event gets a try of its own, which finds the failing one and records it.
-            Thread.interrupted();
             LOG.log(Level.FINE, e, () -> "A try of " + batch.size() + " events together failed; trying each alone");
             alone = batch;
+        } finally {
+            // An interrupt left by a handler (or its deadline) must neither reach the next try nor escape the
+            // consumer, which would leave the message unacknowledged until a restart.
+            Thread.interrupted();
         }
         boolean redeliver = false;
         int deliveryCount = events.get(0).deliveryCount();
