@@ -89,7 +89,7 @@ public class EventQueue {
      * send in milliseconds when it is well, so this only bounds a broker that stopped answering.
      */
     @Inject
-    @ConfigProperty(name = "hookstile.ingest.hand-off.timeout-seconds", defaultValue = "10")
+    @ConfigProperty(name = "hookstile.ingest.hand-off.timeout-seconds", defaultValue = "5")
     int timeoutSeconds;
 
     /** Left by requests, for the lookup. */

@@ -5,6 +5,7 @@ import dev.hookstile.it.Webhooks;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -57,30 +58,19 @@ class ProcessingIT extends DeployedHookstile {
     void sameEventPostedTwentyTimesConcurrentlyIsProcessedExactlyOnce() throws Exception {
         String id = "burst-" + UUID.randomUUID();
         String body = "{\"type\":\"burst\"}";
-        ExecutorService pool = Executors.newFixedThreadPool(20);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<HttpResponse<String>>> responses = new ArrayList<>();
-        try {
-            for (int i = 0; i < 20; i++) {
-                var request = webhooks.standard("it", id, body);
-                responses.add(pool.submit(() -> {
-                    start.await();
-                    return webhooks.send(request);
-                }));
-            }
-            start.countDown();
-            int accepted = 0;
-            for (Future<HttpResponse<String>> response : responses) {
-                int status = response.get().statusCode();
-                assertTrue(status == 202 || status == 200, "answered " + status + ": " + response.get().body());
-                accepted += status == 202 ? 1 : 0;
-            }
-            // Concurrent copies wait for the first one's durable send and are answered duplicate: a retry storm
-            // must not multiply the queue.
-            assertEquals(1, accepted, "copies queued while the first was being queued");
-        } finally {
-            pool.shutdownNow();
+        var copies = new ArrayList<HttpRequest.Builder>();
+        for (int i = 0; i < 20; i++) {
+            copies.add(webhooks.standard("it", id, body));
         }
+        int accepted = 0;
+        for (HttpResponse<String> response : sendAtOnce(copies, 20)) {
+            int status = response.statusCode();
+            assertTrue(status == 202 || status == 200, "answered " + status + ": " + response.body());
+            accepted += status == 202 ? 1 : 0;
+        }
+        // Concurrent copies wait for the first one's durable send and are answered duplicate: a retry storm must not
+        // multiply the queue.
+        assertEquals(1, accepted, "copies queued while the first was being queued");
 
         webhooks.awaitRecorded("it", id, completed(), PROCESSING);
         // Every delivery still in the queue must find the claim; give them time to prove otherwise.
@@ -100,23 +90,12 @@ class ProcessingIT extends DeployedHookstile {
             ids.add((i % 60 == 7 ? "fail-once-" : "together-") + run + "-" + i);
         }
         long messagesBefore = webhooks.queueMessages();
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<HttpResponse<String>>> responses = new ArrayList<>();
-        try {
-            for (String id : ids) {
-                var request = webhooks.standard("it", id, "{\"type\":\"together\"}");
-                responses.add(pool.submit(() -> {
-                    start.await();
-                    return webhooks.send(request);
-                }));
-            }
-            start.countDown();
-            for (Future<HttpResponse<String>> response : responses) {
-                assertEquals(202, response.get().statusCode(), response.get().body());
-            }
-        } finally {
-            pool.shutdownNow();
+        var deliveries = new ArrayList<HttpRequest.Builder>();
+        for (String id : ids) {
+            deliveries.add(webhooks.standard("it", id, "{\"type\":\"together\"}"));
+        }
+        for (HttpResponse<String> response : sendAtOnce(deliveries, 16)) {
+            assertEquals(202, response.statusCode(), response.body());
         }
         long messages = webhooks.queueMessages() - messagesBefore;
         assertTrue(messages < ids.size(), ids.size() + " events went in " + messages + " messages: none together");
@@ -231,7 +210,7 @@ class ProcessingIT extends DeployedHookstile {
 
         // An operator's replay of the repeat runs it: the operator asked for it.
         HttpResponse<String> replay = webhooks.send(webhooks.operator("api/events/ghbody/" + replayed + "/replay")
-                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
+                .POST(HttpRequest.BodyPublishers.noBody()));
         assertEquals(202, replay.statusCode(), replay.body());
         assertEquals(1, webhooks.awaitRecorded("ghbody", replayed, completed(), PROCESSING).getInt("effects"));
 
@@ -249,25 +228,14 @@ class ProcessingIT extends DeployedHookstile {
     void oneBodyUnderTenDeliveryIdsAtOnceRunsTheHandlersOnce() throws Exception {
         String body = "{\"action\":\"closed\",\"number\":" + System.nanoTime() + "}";
         List<String> ids = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(10);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<HttpResponse<String>>> responses = new ArrayList<>();
-        try {
-            for (int i = 0; i < 10; i++) {
-                String id = "storm-body-" + UUID.randomUUID();
-                ids.add(id);
-                var request = webhooks.github("ghbody", id, "issues", body, Webhooks.GITHUB_SECRET);
-                responses.add(pool.submit(() -> {
-                    start.await();
-                    return webhooks.send(request);
-                }));
-            }
-            start.countDown();
-            for (Future<HttpResponse<String>> response : responses) {
-                assertEquals(202, response.get().statusCode(), response.get().body());
-            }
-        } finally {
-            pool.shutdownNow();
+        var deliveries = new ArrayList<HttpRequest.Builder>();
+        for (int i = 0; i < 10; i++) {
+            String id = "storm-body-" + UUID.randomUUID();
+            ids.add(id);
+            deliveries.add(webhooks.github("ghbody", id, "issues", body, Webhooks.GITHUB_SECRET));
+        }
+        for (HttpResponse<String> response : sendAtOnce(deliveries, 10)) {
+            assertEquals(202, response.statusCode(), response.body());
         }
 
         int completed = 0;
@@ -281,5 +249,28 @@ class ProcessingIT extends DeployedHookstile {
         }
         assertEquals(1, completed, "one of the ten ids owns the body");
         assertEquals(1, effects, "the handler's effect was committed once for the ten copies");
+    }
+
+    /** Sends the requests from {@code threads} threads released at the same moment; the answers in order. */
+    private List<HttpResponse<String>> sendAtOnce(List<HttpRequest.Builder> requests, int threads) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<HttpResponse<String>>> pending = new ArrayList<>();
+            for (HttpRequest.Builder request : requests) {
+                pending.add(pool.submit(() -> {
+                    start.await();
+                    return webhooks.send(request);
+                }));
+            }
+            start.countDown();
+            List<HttpResponse<String>> responses = new ArrayList<>();
+            for (Future<HttpResponse<String>> response : pending) {
+                responses.add(response.get());
+            }
+            return responses;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }
