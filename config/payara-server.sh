@@ -12,7 +12,7 @@
 #   HOOKSTILE_RAR         the ActiveMQ Classic resource adapter  default: <repo>/config/target/runtime/activemq-rar.rar
 #   HOOKSTILE_BROKER_URL  an external ActiveMQ broker (failover:(tcp://a:61616,tcp://b:61616)); unset: a persistent
 #                         broker embedded in the adapter, its store under HOOKSTILE_BROKER_DIR
-#   HOOKSTILE_BROKER_DIR  the embedded broker's directory (broker.xml, KahaDB)   required without HOOKSTILE_BROKER_URL
+#   HOOKSTILE_BROKER_DIR  the embedded broker's directory (its KahaDB store)    required without HOOKSTILE_BROKER_URL
 #
 # Hookstile's own settings (HOOKSTILE_SOURCES, HOOKSTILE_DB_URL, ...) are read by the application from the domain's
 # environment or its system properties (asadmin create-system-properties hookstile.sources=gh ...): see
@@ -23,7 +23,6 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 : "${PAYARA_HOME:?set PAYARA_HOME to the Payara Server installation}"
 ear=${HOOKSTILE_EAR:-$repo/ear/target/hookstile.ear}
 rar=${HOOKSTILE_RAR:-$repo/config/target/runtime/activemq-rar.rar}
-broker_template=$repo/config/src/main/activemq/broker.xml
 # The adapter's name: the application's connection factory, queue and MDBs name it (ContainerResources).
 adapter=activemq-rar
 
@@ -45,8 +44,8 @@ deploy() {
     else
         : "${HOOKSTILE_BROKER_DIR:?set HOOKSTILE_BROKER_DIR (where the embedded broker keeps its store) or HOOKSTILE_BROKER_URL}"
         mkdir -p "$HOOKSTILE_BROKER_DIR"
-        sed -e "s|@BROKER_DIR@|$HOOKSTILE_BROKER_DIR|g" "$broker_template" > "$HOOKSTILE_BROKER_DIR/broker.xml"
-        properties="ServerUrl=$(escape "vm://localhost?create=false"):BrokerXmlConfig=$(escape "xbean:file:$HOOKSTILE_BROKER_DIR/broker.xml")"
+        # hookstile:<dir>: the broker built by dev.hookstile.broker.EmbeddedBroker, shipped inside the adapter.
+        properties="ServerUrl=$(escape "vm://localhost?create=false"):BrokerXmlConfig=$(escape "hookstile:$(cd "$HOOKSTILE_BROKER_DIR" && pwd)")"
         say "broker: embedded, persistent in $HOOKSTILE_BROKER_DIR"
     fi
     # A crash between an XA transaction's prepare and commit (a replay: database and broker) is resolved at the

@@ -50,11 +50,8 @@ public class ItEnvironment implements LauncherSessionListener {
         try {
             Files.createDirectories(data.resolve("broker"));
             Files.createDirectories(arquillian.resolve("tmp"));
-            Path brokerXml = arquillian.resolve("broker.xml");
-            Files.writeString(brokerXml, Files.readString(runtime.resolve("templates/broker.xml"))
-                    .replace("@BROKER_DIR@", data.resolve("broker").toString()));
             String raProperties = "ServerUrl=" + asadminEscape("vm://localhost?create=false")
-                    + ":BrokerXmlConfig=" + asadminEscape("xbean:file:" + brokerXml);
+                    + ":BrokerXmlConfig=" + asadminEscape("hookstile:" + data.resolve("broker").toAbsolutePath());
             Files.writeString(arquillian.resolve("post-boot.asadmin"),
                     Files.readString(runtime.resolve("templates/post-boot.asadmin"))
                             .replace("@RA_PROPERTIES@", raProperties)

@@ -1,0 +1,65 @@
+package dev.hookstile.broker;
+
+import java.io.File;
+import java.net.URI;
+import java.nio.file.Path;
+
+import org.apache.activemq.broker.BrokerFactoryHandler;
+import org.apache.activemq.broker.BrokerService;
+import org.apache.activemq.store.kahadb.KahaDBPersistenceAdapter;
+import org.apache.activemq.usage.SystemUsage;
+
+/**
+ * The broker the resource adapter embeds when no external one is configured: {@code BrokerXmlConfig=hookstile:<dir>}.
+ *
+ * <p>Built in code rather than from a Spring broker XML ({@code xbean:file:...}) for the start time: on Payara Micro
+ * every {@code META-INF/services} lookup that misses the API class loader merges every module's manifest again, and
+ * XBean's namespace handler makes one such lookup per XML element, which allocated 1.2 GB and cost about a second of
+ * every start (docs/benchmarks.md, "Cold start"). The adapter is shipped without Spring and XBean as a result.
+ *
+ * <p>The settings are what the broker XML held: messages persistent in KahaDB under {@code <dir>/kahadb}, a send
+ * synced to the journal before it is confirmed (KahaDB's default), bounded memory and store with a full store
+ * failing the send at once (ingest answers 503) instead of blocking it, no JMX, no advisories (every pooled producer's
+ * creation and close would publish one nobody reads), no network connectors: the broker is reached in-VM only.
+ */
+public class EmbeddedBroker implements BrokerFactoryHandler {
+
+    static final String SCHEME = "hookstile";
+    static final long MEMORY_LIMIT = 128L << 20;
+    static final long STORE_LIMIT = 8L << 30;
+    static final long TEMP_LIMIT = 1L << 30;
+    static final int JOURNAL_FILE_LENGTH = 32 << 20;
+
+    @Override
+    public BrokerService createBroker(URI uri) throws Exception {
+        File directory = directory(uri);
+        BrokerService broker = new BrokerService();
+        broker.setBrokerName("localhost");
+        broker.setUseJmx(false);
+        broker.setPersistent(true);
+        broker.setSchedulerSupport(false);
+        broker.setAdvisorySupport(false);
+        broker.setDataDirectoryFile(directory);
+
+        KahaDBPersistenceAdapter store = new KahaDBPersistenceAdapter();
+        store.setDirectory(new File(directory, "kahadb"));
+        store.setJournalMaxFileLength(JOURNAL_FILE_LENGTH);
+        broker.setPersistenceAdapter(store);
+
+        SystemUsage usage = broker.getSystemUsage();
+        usage.setSendFailIfNoSpace(true);
+        usage.getMemoryUsage().setLimit(MEMORY_LIMIT);
+        usage.getStoreUsage().setLimit(STORE_LIMIT);
+        usage.getTempUsage().setLimit(TEMP_LIMIT);
+        return broker;
+    }
+
+    static File directory(URI uri) {
+        String path = uri.getSchemeSpecificPart();
+        if (!SCHEME.equals(uri.getScheme()) || path == null || !Path.of(path).isAbsolute()) {
+            throw new IllegalArgumentException(
+                    "the embedded broker wants hookstile:<absolute directory>, not " + uri);
+        }
+        return Path.of(path).toFile();
+    }
+}
