@@ -36,6 +36,17 @@ public final class OutboxEntry {
             UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?""";
     public static final String BURY = "UPDATE outbox SET status = 'dead', attempts = attempts + 1, last_error = ? WHERE id = ?";
 
+    /** Deliveries for operators, with their event's type (gone once retention deleted the event). */
+    public static final String LIST = """
+            SELECT o.id, o.source, o.event_id, e.type, o.destination, o.status, o.attempts, o.created_at,
+                   o.next_attempt_at, o.delivered_at, o.last_error
+            FROM outbox o LEFT JOIN received_event e ON e.source = o.source AND e.event_id = o.event_id""";
+    /** An operator's replay of a finished delivery: due now, its attempts counted afresh. */
+    public static final String REPLAY = """
+            UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, delivered_at = NULL,
+                              last_error = NULL
+            WHERE id = ? AND status IN ('delivered', 'dead')""";
+
     private OutboxEntry() {
     }
 }

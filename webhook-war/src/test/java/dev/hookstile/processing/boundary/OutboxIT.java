@@ -10,7 +10,11 @@ import org.junit.jupiter.api.Test;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import jakarta.json.JsonObject;
+
 import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,12 +22,14 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static dev.hookstile.it.Webhooks.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -40,6 +46,8 @@ class OutboxIT extends DeployedHookstile {
 
     private static HttpServer receiver;
     private static final Map<String, List<Received>> received = new ConcurrentHashMap<>();
+    /** {@code fixable-} ids the receiver accepts from now on (it refuses them with 400 until then). */
+    private static final Set<String> fixed = ConcurrentHashMap.newKeySet();
 
     record Received(Map<String, List<String>> headers, byte[] body) {
         String header(String name) {
@@ -66,7 +74,8 @@ class OutboxIT extends DeployedHookstile {
         List<Received> copies = received.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>());
         copies.add(new Received(Map.copyOf(exchange.getRequestHeaders()), body));
         String eventId = key.substring(key.indexOf(':') + 1);
-        int status = eventId.startsWith("bad-") ? 400 : eventId.startsWith("flaky-") && copies.size() == 1 ? 503 : 200;
+        int status = eventId.startsWith("bad-") || eventId.startsWith("fixable-") && !fixed.contains(eventId) ? 400
+                : eventId.startsWith("flaky-") && copies.size() == 1 ? 503 : 200;
         exchange.sendResponseHeaders(status, -1);
         exchange.close();
     }
@@ -113,6 +122,84 @@ class OutboxIT extends DeployedHookstile {
         assertEquals(1, received.get("fwd:" + id).size(), "a 4xx is permanent: never sent again by itself");
         assertEquals("completed", webhooks.recorded("fwd", id).getString("status"),
                 "the event was processed; its forwarding failed");
+    }
+
+    @Test
+    void aDeadDeliveryIsListedForOperatorsAndAReplaySendsItAgainUnderTheSameKey() {
+        String id = "fixable-" + UUID.randomUUID();
+        assertEquals(202, webhooks.send(webhooks.standard("fwd", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+        await("fwd:" + id, 1);
+
+        JsonObject dead = awaitDelivery(id, "dead");
+        assertEquals(1, dead.getInt("attempts"));
+        assertEquals("invoice.paid", dead.getString("type"));
+        assertTrue(dead.getString("lastError").contains("400"), dead.toString());
+        long deliveryId = dead.getJsonNumber("id").longValue();
+        assertEquals(dead, operatorJson("api/deliveries/" + deliveryId, 200), "one delivery reads as listed");
+
+        fixed.add(id);
+        HttpResponse<String> replay = webhooks.send(webhooks.operator("api/deliveries/" + deliveryId + "/replay")
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(202, replay.statusCode(), replay.body());
+
+        List<Received> copies = await("fwd:" + id, 2);
+        assertEquals(copies.get(0).header("Idempotency-Key"), copies.get(1).header("Idempotency-Key"));
+        JsonObject delivered = awaitDelivery(id, "delivered");
+        assertEquals(deliveryId, delivered.getJsonNumber("id").longValue());
+        assertEquals(1, delivered.getInt("attempts"), "counted afresh by the replay");
+        assertTrue(delivered.containsKey("deliveredAt"));
+        Webhooks.sleep(Duration.ofSeconds(2));
+        assertEquals(2, received.get("fwd:" + id).size(), "delivered by the replay: sent no more");
+    }
+
+    @Test
+    void deliveriesPageNewestFirstAndRefuseWhatCannotBeAQuery() {
+        for (int i = 0; i < 2; i++) {
+            String id = "ok-" + UUID.randomUUID();
+            assertEquals(202, webhooks.send(webhooks.standard("fwd", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+            awaitDelivery(id, "delivered");
+        }
+        JsonObject first = operatorJson("api/deliveries?source=fwd&limit=1", 200);
+        JsonObject second = operatorJson("api/deliveries?source=fwd&limit=1&after=" + first.getString("next"), 200);
+        long newest = first.getJsonArray("deliveries").getJsonObject(0).getJsonNumber("id").longValue();
+        long older = second.getJsonArray("deliveries").getJsonObject(0).getJsonNumber("id").longValue();
+        assertTrue(older < newest, "the second page continues below the first: " + older + " after " + newest);
+
+        assertTrue(operatorJson("api/deliveries?status=sent", 400).getString("type").endsWith(":invalid-query"));
+        assertEquals(400, operator("api/deliveries?after=yesterday").statusCode());
+        assertEquals(400, operator("api/deliveries?limit=501").statusCode());
+        assertEquals(404, operator("api/deliveries/abc").statusCode());
+        HttpResponse<String> missing = webhooks.send(webhooks.operator("api/deliveries/987654321987/replay")
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(404, missing.statusCode());
+        assertTrue(missing.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
+        assertEquals(401, webhooks.get("api/deliveries").statusCode(), "the operator API stays locked");
+    }
+
+    private JsonObject awaitDelivery(String eventId, String status) {
+        long deadline = System.nanoTime() + DELIVERY.toNanos();
+        JsonObject last = null;
+        while (System.nanoTime() < deadline) {
+            last = operatorJson("api/deliveries?source=fwd&type=invoice.paid&limit=500", 200)
+                    .getJsonArray("deliveries").getValuesAs(JsonObject.class).stream()
+                    .filter(d -> d.getString("eventId").equals(eventId)).findFirst().orElse(null);
+            if (last != null && last.getString("status").equals(status)) {
+                return last;
+            }
+            Webhooks.sleep(Duration.ofMillis(200));
+        }
+        throw new AssertionError("delivery of " + eventId + " never " + status + ": " + last);
+    }
+
+    private HttpResponse<String> operator(String path) {
+        return webhooks.send(webhooks.operator(path).GET());
+    }
+
+    private JsonObject operatorJson(String path, int expectedStatus) {
+        HttpResponse<String> response = operator(path);
+        assertEquals(expectedStatus, response.statusCode(), path + ": " + response.body());
+        assertNotEquals("", response.body());
+        return Webhooks.json(response.body());
     }
 
     private static List<Received> await(String key, int count) {

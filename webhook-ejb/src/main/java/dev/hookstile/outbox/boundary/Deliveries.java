@@ -1,0 +1,118 @@
+package dev.hookstile.outbox.boundary;
+
+import dev.hookstile.dedup.boundary.EventClaim;
+import dev.hookstile.outbox.entity.OutboxEntry;
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The outbox for operators: deliveries listed and read, and a finished one sent again. */
+@Stateless
+public class Deliveries {
+
+    public enum Replay {
+        /** Pending again, due now: the relay sends it with its original {@code Idempotency-Key}. */
+        QUEUED,
+        /** Still pending: the relay is on it already. */
+        ALREADY_PENDING,
+        NOT_FOUND
+    }
+
+    @Inject
+    EntityManager em;
+
+    /** One page, newest first. */
+    public List<Delivery> list(DeliveryQuery query) {
+        var sql = new StringBuilder(OutboxEntry.LIST).append(" WHERE 1 = 1");
+        List<Object> parameters = new ArrayList<>();
+        if (query.source() != null) {
+            sql.append(" AND o.source = ?");
+            parameters.add(query.source());
+        }
+        if (query.status() != null) {
+            sql.append(" AND o.status = ?");
+            parameters.add(query.status());
+        }
+        if (query.type() != null) {
+            sql.append(" AND e.type = ?");
+            parameters.add(query.type());
+        }
+        if (query.since() != null) {
+            sql.append(" AND o.created_at >= ?");
+            parameters.add(Timestamp.from(query.since()));
+        }
+        if (query.until() != null) {
+            sql.append(" AND o.created_at < ?");
+            parameters.add(Timestamp.from(query.until()));
+        }
+        if (query.afterId() != null) {
+            sql.append(" AND o.id < ?");
+            parameters.add(query.afterId());
+        }
+        sql.append(" ORDER BY o.id DESC LIMIT ?");
+        parameters.add(query.limit());
+        return select(sql.toString(), parameters.toArray());
+    }
+
+    public Optional<Delivery> find(long id) {
+        return select(OutboxEntry.LIST + " WHERE o.id = ?", id).stream().findFirst();
+    }
+
+    /**
+     * A delivered or dead delivery made pending again with its attempts reset: sent once more under the same
+     * {@code Idempotency-Key}, so a destination that deduplicates on it does not apply it twice.
+     */
+    public Replay replay(long id, Instant now) {
+        if (update(OutboxEntry.REPLAY, Timestamp.from(now), id) == 1) {
+            return Replay.QUEUED;
+        }
+        return find(id).isPresent() ? Replay.ALREADY_PENDING : Replay.NOT_FOUND;
+    }
+
+    private List<Delivery> select(String sql, Object... parameters) {
+        try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(sql)) {
+            bind(statement, parameters);
+            List<Delivery> deliveries = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    deliveries.add(new Delivery(rows.getLong(1), rows.getString(2), rows.getString(3),
+                            rows.getString(4), rows.getString(5), rows.getString(6), rows.getInt(7),
+                            instant(rows.getTimestamp(8)), instant(rows.getTimestamp(9)),
+                            instant(rows.getTimestamp(10)), rows.getString(11)));
+                }
+            }
+            return deliveries;
+        } catch (SQLException e) {
+            throw new EventClaim.ClaimFailure(e);
+        }
+    }
+
+    private int update(String sql, Object... parameters) {
+        try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(sql)) {
+            bind(statement, parameters);
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new EventClaim.ClaimFailure(e);
+        }
+    }
+
+    private static void bind(PreparedStatement statement, Object... parameters) throws SQLException {
+        for (int i = 0; i < parameters.length; i++) {
+            statement.setObject(i + 1, parameters[i]);
+        }
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}

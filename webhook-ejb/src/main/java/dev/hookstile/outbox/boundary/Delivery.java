@@ -1,0 +1,15 @@
+package dev.hookstile.outbox.boundary;
+
+import java.time.Instant;
+
+/**
+ * One outbound delivery of a processed event to a destination, as operators see it.
+ *
+ * @param status        {@code pending}, {@code delivered} or {@code dead}
+ * @param nextAttemptAt when a pending delivery is sent next (while one instance sends it: the end of its lease)
+ * @param type          the event's type, {@code null} once retention has deleted the event
+ */
+public record Delivery(long id, String source, String eventId, String type, String destination, String status,
+                       int attempts, Instant createdAt, Instant nextAttemptAt, Instant deliveredAt,
+                       String lastError) {
+}

@@ -1,0 +1,28 @@
+package dev.hookstile.outbox.boundary;
+
+import dev.hookstile.outbox.entity.OutboxEntry;
+
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * A filter over deliveries, newest first, with a keyset cursor: {@code afterId} is the id of the last delivery of
+ * the previous page (ids only grow), so paging stays correct and cheap while deliveries keep being scheduled.
+ *
+ * @param limit at most this many deliveries, 1 to {@value #MAX_LIMIT}
+ */
+public record DeliveryQuery(String source, String status, String type, Instant since, Instant until, Long afterId,
+                            int limit) {
+
+    public static final int MAX_LIMIT = 500;
+    public static final Set<String> STATUSES = Set.of(OutboxEntry.PENDING, OutboxEntry.DELIVERED, OutboxEntry.DEAD);
+
+    public DeliveryQuery {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT);
+        }
+        if (status != null && !STATUSES.contains(status)) {
+            throw new IllegalArgumentException("status must be one of pending, delivered, dead");
+        }
+    }
+}

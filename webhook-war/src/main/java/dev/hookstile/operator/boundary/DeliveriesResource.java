@@ -1,0 +1,141 @@
+package dev.hookstile.operator.boundary;
+
+import dev.hookstile.outbox.boundary.Deliveries;
+import dev.hookstile.outbox.boundary.Delivery;
+import dev.hookstile.outbox.boundary.DeliveryQuery;
+import dev.hookstile.platform.boundary.Problems;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.spi.JsonProvider;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The outbox for operators, shaped like {@code /api/events}: a filtered, keyset-paginated list of deliveries to
+ * destinations, one delivery, and sending a delivered or dead one again.
+ */
+@Path("api/deliveries")
+@ApplicationScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class DeliveriesResource {
+
+    private static final JsonProvider JSON = JsonProvider.provider();
+
+    @Inject
+    Deliveries deliveries;
+
+    @GET
+    public Response list(@QueryParam("source") String source, @QueryParam("status") String status,
+                         @QueryParam("type") String type, @QueryParam("since") String since,
+                         @QueryParam("until") String until, @QueryParam("limit") String limit,
+                         @QueryParam("after") String after) {
+        DeliveryQuery query;
+        try {
+            query = new DeliveryQuery(QueryParameters.text("source", source, QueryParameters.MAX_SOURCE),
+                    QueryParameters.text("status", status, QueryParameters.MAX_TEXT),
+                    QueryParameters.text("type", type, QueryParameters.MAX_TEXT),
+                    QueryParameters.instant("since", since), QueryParameters.instant("until", until),
+                    cursor(after), QueryParameters.limit(limit, 50, DeliveryQuery.MAX_LIMIT));
+        } catch (IllegalArgumentException e) {
+            return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/deliveries").build();
+        }
+        List<Delivery> page = deliveries.list(query);
+        var items = JSON.createArrayBuilder();
+        page.forEach(delivery -> items.add(json(delivery)));
+        var body = JSON.createObjectBuilder().add("deliveries", items);
+        if (page.size() == query.limit()) {
+            body.add("next", Long.toString(page.get(page.size() - 1).id()));
+        }
+        return Response.ok(body.build().toString()).build();
+    }
+
+    @GET
+    @Path("{id}")
+    public Response detail(@PathParam("id") String id) {
+        Long key = id(id);
+        return key == null ? notFound(id) : deliveries.find(key)
+                .map(delivery -> Response.ok(json(delivery).build().toString()).build())
+                .orElseGet(() -> notFound(id));
+    }
+
+    @POST
+    @Path("{id}/replay")
+    public Response replay(@PathParam("id") String id) {
+        Long key = id(id);
+        if (key == null) {
+            return notFound(id);
+        }
+        return switch (deliveries.replay(key, Instant.now())) {
+            case QUEUED -> Response.accepted(JSON.createObjectBuilder()
+                    .add("status", "pending").add("id", key).build().toString()).build();
+            case ALREADY_PENDING -> Problems.of(409, "already-pending", "Already pending",
+                    "the delivery is pending: the relay sends it; replay it once it is delivered or dead",
+                    "/api/deliveries/" + key + "/replay").build();
+            case NOT_FOUND -> notFound(id);
+        };
+    }
+
+    private static JsonObjectBuilder json(Delivery delivery) {
+        var json = JSON.createObjectBuilder()
+                .add("id", delivery.id())
+                .add("source", delivery.source())
+                .add("eventId", delivery.eventId())
+                .add("destination", delivery.destination())
+                .add("status", delivery.status())
+                .add("attempts", delivery.attempts())
+                .add("createdAt", delivery.createdAt().toString());
+        if (delivery.type() != null) {
+            json.add("type", delivery.type());
+        }
+        if ("pending".equals(delivery.status()) && delivery.nextAttemptAt() != null) {
+            json.add("nextAttemptAt", delivery.nextAttemptAt().toString());
+        }
+        if (delivery.deliveredAt() != null) {
+            json.add("deliveredAt", delivery.deliveredAt().toString());
+        }
+        if (delivery.lastError() != null) {
+            json.add("lastError", delivery.lastError());
+        }
+        return json;
+    }
+
+    /** A delivery id, or {@code null} for anything that cannot be one. */
+    private static Long id(String value) {
+        if (value == null || value.isEmpty() || value.length() > 19 || !value.chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static Long cursor(String after) {
+        if (after == null || after.isBlank()) {
+            return null;
+        }
+        Long id = id(after.trim());
+        if (id == null) {
+            throw new IllegalArgumentException("'after' is not a cursor this API returned");
+        }
+        return id;
+    }
+
+    private static Response notFound(String id) {
+        String shown = id.length() > 40 ? id.substring(0, 40) + "..." : id;
+        return Problems.of(404, "delivery-not-found", "Delivery not found",
+                "no delivery " + shown.replaceAll("\\p{Cntrl}", "?") + " is recorded", "/api/deliveries/" + id)
+                .build();
+    }
+}
