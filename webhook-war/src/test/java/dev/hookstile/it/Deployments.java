@@ -1,5 +1,6 @@
 package dev.hookstile.it;
 
+import dev.hookstile.it.support.BackOfficeProbe;
 import dev.hookstile.it.support.EffectRecorder;
 import dev.hookstile.it.support.EffectTable;
 import dev.hookstile.it.support.EventsProbe;
@@ -18,7 +19,7 @@ public final class Deployments {
 
     public static WebArchive hookstileWithTestHandler() {
         return ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("hookstile.it.war")))
-                .addClasses(EffectRecorder.class, EffectTable.class, EventsProbe.class);
+                .addClasses(EffectRecorder.class, EffectTable.class, EventsProbe.class, BackOfficeProbe.class);
     }
 
     /** The same archive as a file, for tests that run it with the launcher. */

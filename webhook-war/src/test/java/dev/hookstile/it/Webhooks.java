@@ -2,6 +2,7 @@ package dev.hookstile.it;
 
 import com.stripe.net.Webhook;
 import jakarta.json.Json;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 
 import javax.crypto.Mac;
@@ -252,6 +253,12 @@ public final class Webhooks {
     public static JsonObject json(String text) {
         try (var reader = Json.createReader(new StringReader(text))) {
             return reader.readObject();
+        }
+    }
+
+    public static JsonArray jsonArray(String text) {
+        try (var reader = Json.createReader(new StringReader(text))) {
+            return reader.readArray();
         }
     }
 

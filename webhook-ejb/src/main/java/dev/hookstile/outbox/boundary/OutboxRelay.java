@@ -1,5 +1,6 @@
 package dev.hookstile.outbox.boundary;
 
+import dev.hookstile.outbox.control.DestinationBreakers;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
 import dev.hookstile.platform.boundary.SchemaMigration;
@@ -21,6 +22,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -29,7 +31,8 @@ import java.util.logging.Logger;
  * several instances never send one at the same moment, and an instance that dies mid-send lets it go), sends each
  * outside any transaction, then records delivered, a retry with back-off (2 s doubling to 10 minutes, or the
  * destination's {@code Retry-After} when longer), or dead. At least once: a crash after the destination answered and
- * before the record sends again, with the same {@code Idempotency-Key}.
+ * before the record sends again, with the same {@code Idempotency-Key}. A destination that keeps failing is left
+ * alone for a while ({@link DestinationBreakers}), so it cannot hold the relay from the others.
  */
 @Singleton
 @Startup
@@ -50,6 +53,17 @@ public class OutboxRelay {
     @ConfigProperty(name = "hookstile.outbox.max-attempts", defaultValue = "300")
     int maxAttempts;
 
+    /** Transient failures in a row after which a destination is left alone for a while. */
+    @Inject
+    @ConfigProperty(name = "hookstile.outbox.breaker-failures", defaultValue = "5")
+    int breakerFailures;
+
+    @Inject
+    @ConfigProperty(name = "hookstile.outbox.breaker-open-seconds", defaultValue = "30")
+    long breakerOpenSeconds;
+
+    private DestinationBreakers breakers;
+
     @Inject
     Sources sources;
 
@@ -64,6 +78,7 @@ public class OutboxRelay {
 
     @PostConstruct
     void schedule() {
+        breakers = new DestinationBreakers(Math.max(1, breakerFailures), Duration.ofSeconds(Math.max(0, breakerOpenSeconds)));
         if (sources.all().stream().noneMatch(source -> source.destination() != null) || intervalMillis <= 0) {
             return;
         }
@@ -97,20 +112,38 @@ public class OutboxRelay {
             return;
         }
         Instant now = Instant.now();
+        Instant open = breakers.openUntil(entry.destination(), now);
+        if (open != null) {
+            // An open breaker counts as a transient failure: no request, tried again once it may be closed.
+            retryOrBury(entry, now, new HttpForwarding.Transient("circuit open: " + breakers.threshold()
+                    + " failures in a row at this destination", OptionalLong.of(Duration.between(now, open).toSeconds() + 1)));
+            return;
+        }
         HttpForwarding.Result result = HttpForwarding.send(destination, entry, now);
-        int attempt = entry.attempts() + 1;
+        if (result instanceof HttpForwarding.Transient failure) {
+            if (breakers.failed(entry.destination(), Instant.now())) {
+                LOG.warning(() -> "Outbox: " + entry.destination() + " failed " + breakers.threshold()
+                        + " times in a row (" + failure.reason() + "); left alone for " + breakerOpenSeconds + " s");
+            }
+            retryOrBury(entry, now, failure);
+            return;
+        }
+        breakers.answered(entry.destination());
         if (result instanceof HttpForwarding.Delivered) {
             entries.delivered(entry.id(), Instant.now());
         } else if (result instanceof HttpForwarding.Permanent permanent) {
             entries.dead(entry.id(), permanent.reason());
             LOG.warning(() -> "Outbox: " + entry.source() + "/" + entry.eventId() + " to " + entry.destination()
                     + " is dead: " + permanent.reason());
-        } else if (result instanceof HttpForwarding.Transient failure) {
-            if (attempt >= maxAttempts) {
-                entries.dead(entry.id(), failure.reason() + " (attempt " + attempt + " of " + maxAttempts + ")");
-            } else {
-                entries.retryAt(entry.id(), now.plus(backoff(attempt, failure)), failure.reason());
-            }
+        }
+    }
+
+    private void retryOrBury(OutboxEntries.Due entry, Instant now, HttpForwarding.Transient failure) {
+        int attempt = entry.attempts() + 1;
+        if (attempt >= maxAttempts) {
+            entries.dead(entry.id(), failure.reason() + " (attempt " + attempt + " of " + maxAttempts + ")");
+        } else {
+            entries.retryAt(entry.id(), now.plus(backoff(attempt, failure)), failure.reason());
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.source.boundary.BackOfficeDestination;
 import dev.hookstile.source.boundary.Destination;
 
 import java.time.Duration;
@@ -20,6 +21,7 @@ public final class Attempts {
     private final int retries;
     private final Duration bodyWindow;
     private final Destination destination;
+    private final BackOfficeDestination backOffice;
     private final List<Failure> failures = new ArrayList<>(2);
     private boolean claimed;
     private int attemptsBefore;
@@ -30,19 +32,21 @@ public final class Attempts {
      * @param retries     in-process retries allowed within this delivery
      * @param bodyWindow  how long a body, once processed, makes a repeat of it under another id ignored; zero: never
      * @param destination where the source forwards its processed events, or {@code null}
+     * @param backOffice  where the source publishes its processed events on the broker, or {@code null}
      */
     Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries, Duration bodyWindow,
-             Destination destination) {
+             Destination destination, BackOfficeDestination backOffice) {
         this.event = event;
         this.headersJson = headersJson;
         this.maxAttempts = maxAttempts;
         this.retries = retries;
         this.bodyWindow = bodyWindow;
         this.destination = destination;
+        this.backOffice = backOffice;
     }
 
     Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries) {
-        this(event, headersJson, maxAttempts, retries, Duration.ZERO, null);
+        this(event, headersJson, maxAttempts, retries, Duration.ZERO, null, null);
     }
 
     WebhookEvent event() {
@@ -52,6 +56,16 @@ public final class Attempts {
     /** The destination this event is forwarded to, if its source has one and it takes the event's type. */
     Destination forwardTo() {
         return destination != null && destination.forwards(event.type()) ? destination : null;
+    }
+
+    /** The back-office queue or topic this event is published to, if its source has one for the event's type. */
+    BackOfficeDestination publishTo() {
+        return backOffice != null && backOffice.publishes(event.type()) ? backOffice : null;
+    }
+
+    /** Whether the event has an effect beyond handlers: forwarded or published, it counts as handled. */
+    boolean leaves() {
+        return forwardTo() != null || publishTo() != null;
     }
 
     Duration bodyWindow() {

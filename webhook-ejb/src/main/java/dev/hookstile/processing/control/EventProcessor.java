@@ -166,6 +166,7 @@ public class EventProcessor {
                 source.map(Source::maxAttempts).orElse(sources.defaultMaxAttempts()),
                 source.map(Source::retries).orElse(sources.defaultRetries()),
                 source.map(Source::bodyDedupWindow).orElse(Duration.ZERO),
-                source.map(Source::destination).orElse(null));
+                source.map(Source::destination).orElse(null),
+                source.map(Source::backOffice).orElse(null));
     }
 }

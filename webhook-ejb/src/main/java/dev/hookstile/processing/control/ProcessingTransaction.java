@@ -5,11 +5,13 @@ import dev.hookstile.dedup.boundary.BodyFingerprints;
 import dev.hookstile.dedup.boundary.EventClaim;
 import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.outbox.boundary.Outbox;
+import dev.hookstile.source.boundary.BackOfficeDestination;
 import dev.hookstile.source.boundary.Destination;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.jms.JMSException;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,6 +47,9 @@ public class ProcessingTransaction {
 
     @Inject
     Outbox outbox;
+
+    @Inject
+    BackOfficePublisher backOffice;
 
     @Inject
     HandlerDeadline deadline;
@@ -91,7 +96,7 @@ public class ProcessingTransaction {
         var claims = new ArrayList<EventClaim.NewClaim>(candidates.size());
         var statuses = new IdentityHashMap<Attempts, EventStatus>();
         for (Attempts attempts : candidates) {
-            EventStatus status = handlers.handles(attempts.event()) || attempts.forwardTo() != null
+            EventStatus status = handlers.handles(attempts.event()) || attempts.leaves()
                     ? EventStatus.COMPLETED : EventStatus.IGNORED;
             statuses.put(attempts, status);
             claims.add(new EventClaim.NewClaim(attempts.event().withAttempt(1), attempts.headersJson(), status));
@@ -111,11 +116,8 @@ public class ProcessingTransaction {
                 continue;
             }
             WebhookEvent claimedEvent = attempts.event().withAttempt(1);
+            leave(attempts, claimedEvent, now);
             deadline.run(() -> handlers.dispatch(claimedEvent));
-            Destination forwardTo = attempts.forwardTo();
-            if (forwardTo != null) {
-                outbox.schedule(claimedEvent, forwardTo, now);
-            }
             lines.add(new EventClaim.AttemptLine(claimedEvent, 1, statuses.get(attempts).column(), null, null, now));
         }
         if (!lines.isEmpty()) {
@@ -131,9 +133,8 @@ public class ProcessingTransaction {
     private Outcome tryOnce(Attempts attempts, Instant now) throws Exception {
         WebhookEvent event = attempts.event();
         int tryIndex = attempts.tryIndex();
-        Destination forwardTo = attempts.forwardTo();
-        // Forwarded counts as handled: the event's effect is its delivery to the destination.
-        EventStatus status = handlers.handles(event) || forwardTo != null ? EventStatus.COMPLETED : EventStatus.IGNORED;
+        // Forwarded or published counts as handled: the event's effect is what leaves.
+        EventStatus status = handlers.handles(event) || attempts.leaves() ? EventStatus.COMPLETED : EventStatus.IGNORED;
         int attempt;
         int replayBase;
         if (claim.claimNew(event.withAttempt(tryIndex), attempts.headersJson(), status, now)) {
@@ -162,12 +163,27 @@ public class ProcessingTransaction {
             recordHistory(attempts, claimed, attempt, status, reason, now);
             return Outcome.IGNORED;
         }
+        leave(attempts, claimed, now);
         deadline.run(() -> handlers.dispatch(claimed));
+        recordHistory(attempts, claimed, attempt, status, null, now);
+        return status == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED;
+    }
+
+    /**
+     * What leaves with the event, in the try's transaction: the outbox row for the HTTP destination, the message to
+     * the back office (the connection factory is XA, so the broker commits it with the database, or neither). Before
+     * the handlers, which changes nothing for the outcome (the try commits all or nothing) and lets a handler's
+     * failure prove that a message already sent goes back with the rest (BackOfficeIT).
+     */
+    private void leave(Attempts attempts, WebhookEvent claimed, Instant now) throws JMSException {
+        Destination forwardTo = attempts.forwardTo();
         if (forwardTo != null) {
             outbox.schedule(claimed, forwardTo, now);
         }
-        recordHistory(attempts, claimed, attempt, status, null, now);
-        return status == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED;
+        BackOfficeDestination publishTo = attempts.publishTo();
+        if (publishTo != null) {
+            backOffice.publish(claimed, publishTo);
+        }
     }
 
     private void recordHistory(Attempts attempts, WebhookEvent claimed, int attempt, EventStatus status, String note,

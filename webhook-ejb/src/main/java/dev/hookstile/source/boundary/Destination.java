@@ -15,7 +15,12 @@ public record Destination(URI url, byte[] secret, List<String> types) {
 
     /** Whether an event of this type is forwarded. */
     public boolean forwards(String type) {
-        return types.isEmpty() || types.stream().anyMatch(pattern -> pattern.endsWith("*")
+        return matches(types, type);
+    }
+
+    /** Whether a type is among the patterns (all types when there are none; {@code invoice.*} matches a prefix). */
+    static boolean matches(List<String> patterns, String type) {
+        return patterns.isEmpty() || patterns.stream().anyMatch(pattern -> pattern.endsWith("*")
                 ? type.startsWith(pattern.substring(0, pattern.length() - 1))
                 : pattern.equals(type));
     }

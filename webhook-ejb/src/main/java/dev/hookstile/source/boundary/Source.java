@@ -21,10 +21,11 @@ import java.util.Optional;
  *                        zero (the default) deduplicates on the event id alone
  * @param retention   how long a completed or ignored event is kept; zero keeps them all
  * @param destination where processed events are forwarded through the outbox; {@code null} for nowhere
+ * @param backOffice  the queue or topic processed events are published to; {@code null} for none
  */
 public record Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
                      Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow,
-                     Duration retention, Destination destination) {
+                     Duration retention, Destination destination, BackOfficeDestination backOffice) {
 
     public static final int DEFAULT_MAX_ATTEMPTS = 8;
     public static final int DEFAULT_RETRIES = 2;
@@ -47,6 +48,13 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         if (retention.isNegative()) {
             throw new IllegalArgumentException("retention must not be negative");
         }
+    }
+
+    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
+                  Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow,
+                  Duration retention, Destination destination) {
+        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, retention,
+                destination, null);
     }
 
     public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
@@ -76,6 +84,7 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
                 + ", tolerance=" + tolerance.toSeconds() + "s, maxAttempts=" + maxAttempts + ", retries=" + retries
                 + (bodyDedupWindow.isZero() ? "" : ", bodyDedupWindow=" + bodyDedupWindow.toSeconds() + "s")
                 + ", retention=" + (retention.isZero() ? "forever" : retention.toDays() + "d")
-                + (destination == null ? "" : ", destination=" + destination) + "]";
+                + (destination == null ? "" : ", destination=" + destination)
+                + (backOffice == null ? "" : ", backOffice=" + backOffice) + "]";
     }
 }

@@ -164,7 +164,8 @@ public class Sources {
                     + " in one body (their ids are signed)");
         }
         return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts,
-                retries, Duration.ofSeconds(bodyWindowSeconds), retention(name, key, provider), destination(name, key));
+                retries, Duration.ofSeconds(bodyWindowSeconds), retention(name, key, provider), destination(name, key),
+                backOffice(name, key));
     }
 
     /**
@@ -217,9 +218,26 @@ public class Sources {
             throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-secret")
                     + " must be whsec_ followed by base64");
         }
-        List<String> types = config.getOptionalValue(key + "destination-types", String[].class)
+        return new Destination(uri, key256, types(key));
+    }
+
+    /** {@code .destination-jms}: {@code queue:NAME} or {@code topic:NAME}, with {@code .destination-types}. */
+    private BackOfficeDestination backOffice(String name, String key) {
+        Optional<String> value = config.getOptionalValue(key + "destination-jms", String.class).map(String::trim);
+        if (value.isEmpty() || value.get().isEmpty()) {
+            return null;
+        }
+        try {
+            return BackOfficeDestination.parse(value.get(), types(key));
+        } catch (IllegalArgumentException e) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-jms") + " "
+                    + e.getMessage());
+        }
+    }
+
+    private List<String> types(String key) {
+        return config.getOptionalValue(key + "destination-types", String[].class)
                 .map(Arrays::asList).orElse(List.of()).stream().map(String::trim).filter(t -> !t.isEmpty()).toList();
-        return new Destination(uri, key256, types);
     }
 
     private static List<String> readSecretsFile(String source, String file) {

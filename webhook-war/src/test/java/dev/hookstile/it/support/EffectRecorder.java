@@ -37,7 +37,7 @@ import java.time.Instant;
  */
 @ApplicationScoped
 // Every test source but "quiet", whose events no handler selects (recorded ignored).
-@HandlesWebhooks(sources = {"it", "gh", "ghbody", "pay", "shop", "slack", "tw", "wa", "svix", "inhouse"})
+@HandlesWebhooks(sources = {"it", "gh", "ghbody", "pay", "shop", "slack", "tw", "wa", "svix", "inhouse", "bo"})
 public class EffectRecorder implements WebhookHandler {
 
     @PersistenceContext(unitName = "hookstile")

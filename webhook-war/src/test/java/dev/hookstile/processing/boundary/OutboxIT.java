@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.hookstile.it.Webhooks.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,6 +49,8 @@ class OutboxIT extends DeployedHookstile {
     private static final Map<String, List<Received>> received = new ConcurrentHashMap<>();
     /** {@code fixable-} ids the receiver accepts from now on (it refuses them with 400 until then). */
     private static final Set<String> fixed = ConcurrentHashMap.newKeySet();
+    /** Requests to the destination of {@code fwddown}, which answers every one with 503. */
+    private static final AtomicInteger requestsToDown = new AtomicInteger();
 
     record Received(Map<String, List<String>> headers, byte[] body) {
         String header(String name) {
@@ -60,6 +63,12 @@ class OutboxIT extends DeployedHookstile {
     static void startReceiver() throws IOException {
         receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", PORT), 0);
         receiver.createContext("/hooks", OutboxIT::receive);
+        receiver.createContext("/down", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            requestsToDown.incrementAndGet();
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+        });
         receiver.start();
     }
 
@@ -174,6 +183,28 @@ class OutboxIT extends DeployedHookstile {
         assertEquals(404, missing.statusCode());
         assertTrue(missing.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
         assertEquals(401, webhooks.get("api/deliveries").statusCode(), "the operator API stays locked");
+    }
+
+    @Test
+    void aDestinationThatKeepsFailingIsLeftAloneAfterFiveFailuresInARow() {
+        Set<String> ids = new java.util.HashSet<>();
+        for (int i = 0; i < 8; i++) {
+            String id = "down-" + UUID.randomUUID();
+            ids.add(id);
+            assertEquals(202, webhooks.send(webhooks.standard("fwddown", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+        }
+
+        // Without the breaker: eight requests at once, then each again after 2, 4 and 8 s (at least 24).
+        Webhooks.sleep(Duration.ofSeconds(12));
+        assertEquals(5, requestsToDown.get(), "five failures in a row, then no request while the breaker is open");
+
+        List<JsonObject> pending = operatorJson("api/deliveries?source=fwddown&limit=500", 200)
+                .getJsonArray("deliveries").getValuesAs(JsonObject.class).stream()
+                .filter(d -> ids.contains(d.getString("eventId"))).toList();
+        assertEquals(8, pending.size(), "every forwarding scheduled: " + pending);
+        assertTrue(pending.stream().allMatch(d -> d.getString("status").equals("pending")), pending.toString());
+        assertTrue(pending.stream().anyMatch(d -> d.getString("lastError", "").startsWith("circuit open")),
+                "skipped entries say why: " + pending);
     }
 
     private JsonObject awaitDelivery(String eventId, String status) {
