@@ -7,7 +7,8 @@ package dev.hookstile.api;
  * <p>{@link #handle} runs inside the JTA transaction that claimed the event. Database work done through the
  * application's JTA data source therefore commits together with the dedup claim, or not at all: if any handler
  * throws, the claim and every handler's work roll back and the broker redelivers the event. Side effects outside the
- * transaction (an HTTP call, an e-mail) are not rolled back: make them idempotent, keyed on
+ * transaction (an HTTP call, an e-mail) are not rolled back: schedule them through the {@link Outbox}, which sends
+ * them after the commit under a stable idempotency key, or make them idempotent yourself, keyed on
  * {@link WebhookEvent#source()} and {@link WebhookEvent#eventId()}.
  *
  * <p>Throw {@link TransientFailure} for a failure that may succeed later (a timeout, a dependency that is down) and

@@ -2,6 +2,7 @@ package dev.hookstile.it;
 
 import dev.hookstile.it.support.BackOfficeProbe;
 import dev.hookstile.it.support.EffectRecorder;
+import dev.hookstile.it.support.EffectSender;
 import dev.hookstile.it.support.EffectTable;
 import dev.hookstile.it.support.EventsProbe;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -19,7 +20,8 @@ public final class Deployments {
 
     public static WebArchive hookstileWithTestHandler() {
         return ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("hookstile.it.war")))
-                .addClasses(EffectRecorder.class, EffectTable.class, EventsProbe.class, BackOfficeProbe.class);
+                .addClasses(EffectRecorder.class, EffectTable.class, EventsProbe.class, BackOfficeProbe.class,
+                        EffectSender.class);
     }
 
     /** The same archive as a file, for tests that run it with the launcher. */

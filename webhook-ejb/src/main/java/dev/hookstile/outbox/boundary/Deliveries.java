@@ -88,7 +88,7 @@ public class Deliveries {
                     deliveries.add(new Delivery(rows.getLong(1), rows.getString(2), rows.getString(3),
                             rows.getString(4), rows.getString(5), rows.getString(6), rows.getInt(7),
                             instant(rows.getTimestamp(8)), instant(rows.getTimestamp(9)),
-                            instant(rows.getTimestamp(10)), rows.getString(11)));
+                            instant(rows.getTimestamp(10)), rows.getString(11), rows.getInt(12)));
                 }
             }
             return deliveries;

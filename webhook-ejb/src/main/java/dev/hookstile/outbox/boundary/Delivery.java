@@ -8,8 +8,9 @@ import java.time.Instant;
  * @param status        {@code pending}, {@code delivered} or {@code dead}
  * @param nextAttemptAt when a pending delivery is sent next (while one instance sends it: the end of its lease)
  * @param type          the event's type, {@code null} once retention has deleted the event
+ * @param effect        0 for the source's forwarding of the event, n for a handler's n-th effect
  */
 public record Delivery(long id, String source, String eventId, String type, String destination, String status,
                        int attempts, Instant createdAt, Instant nextAttemptAt, Instant deliveredAt,
-                       String lastError) {
+                       String lastError, int effect) {
 }

@@ -4,10 +4,14 @@ import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.boundary.EventClaim;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.source.boundary.Destination;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -15,27 +19,76 @@ import java.sql.Timestamp;
 import java.time.Instant;
 
 /**
- * Schedules an event's forwarding in the caller's transaction (the try that processes it): the entry commits with
+ * Schedules what leaves with a processed event, in the caller's transaction (the try that processes it): the
+ * source's forwarding, and the effects handlers post through {@link dev.hookstile.api.Outbox}. A row commits with
  * the claim and the handlers' work, or not at all, so it exists exactly when the event was processed.
  * {@link OutboxRelay} sends it afterwards.
  */
 @ApplicationScoped
-public class Outbox {
+public class Outbox implements dev.hookstile.api.Outbox {
+
+    /** The event a try is processing, in that try's transaction: what a handler's effect belongs to. */
+    private static final Object PROCESSING = Outbox.class.getName() + ".processing";
 
     @Inject
     EntityManager em;
 
+    @Resource
+    TransactionSynchronizationRegistry transactions;
+
     public void schedule(WebhookEvent event, Destination destination, Instant now) {
-        try (PreparedStatement insert = em.unwrap(Connection.class).prepareStatement(OutboxEntry.SCHEDULE)) {
-            Timestamp at = Timestamp.from(now);
-            insert.setString(1, event.source());
-            insert.setString(2, event.eventId());
-            insert.setString(3, destination.url().toString());
-            insert.setTimestamp(4, at);
-            insert.setTimestamp(5, at);
+        Timestamp at = Timestamp.from(now);
+        insert(OutboxEntry.SCHEDULE, event.source(), event.eventId(), destination.url().toString(), at, at);
+    }
+
+    /** Called by the try before it runs an event's handlers: their effects belong to this event. */
+    public void processing(WebhookEvent event) {
+        transactions.putResource(PROCESSING, new Effects(event));
+    }
+
+    @Override
+    public void post(URI url, String contentType, byte[] body) {
+        if (url == null || !url.isAbsolute() || url.getHost() == null
+                || !("http".equals(url.getScheme()) || "https".equals(url.getScheme()))) {
+            throw new IllegalArgumentException("an effect needs an absolute http or https URL, not " + url);
+        }
+        if (contentType == null || contentType.isBlank() || contentType.length() > 255
+                || contentType.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw new IllegalArgumentException("an effect needs a Content-Type of 1 to 255 printable characters");
+        }
+        if (body == null || body.length > MAX_BODY) {
+            throw new IllegalArgumentException("an effect's body must be present and at most " + MAX_BODY + " bytes");
+        }
+        Effects effects = transactions.getTransactionKey() == null
+                || transactions.getTransactionStatus() != Status.STATUS_ACTIVE
+                ? null : (Effects) transactions.getResource(PROCESSING);
+        if (effects == null) {
+            throw new IllegalStateException("Outbox.post schedules an effect of an event being processed: call it"
+                    + " from a WebhookHandler");
+        }
+        Timestamp at = Timestamp.from(Instant.now());
+        insert(OutboxEntry.SCHEDULE_EFFECT, effects.event.source(), effects.event.eventId(), url.toString(), at, at,
+                ++effects.count, contentType, body);
+    }
+
+    private void insert(String sql, Object... parameters) {
+        try (PreparedStatement insert = em.unwrap(Connection.class).prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                insert.setObject(i + 1, parameters[i]);
+            }
             insert.executeUpdate();
         } catch (SQLException e) {
             throw new EventClaim.ClaimFailure(e);
+        }
+    }
+
+    /** The effects a try has scheduled for one event so far: the n of the next one. */
+    private static final class Effects {
+        final WebhookEvent event;
+        int count;
+
+        Effects(WebhookEvent event) {
+            this.event = event;
         }
     }
 }

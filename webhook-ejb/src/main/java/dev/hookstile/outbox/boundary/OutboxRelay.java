@@ -79,7 +79,8 @@ public class OutboxRelay {
     @PostConstruct
     void schedule() {
         breakers = new DestinationBreakers(Math.max(1, breakerFailures), Duration.ofSeconds(Math.max(0, breakerOpenSeconds)));
-        if (sources.all().stream().noneMatch(source -> source.destination() != null) || intervalMillis <= 0) {
+        // Always, not only with a configured destination: any handler may post effects.
+        if (intervalMillis <= 0) {
             return;
         }
         timers.createIntervalTimer(intervalMillis, intervalMillis, new TimerConfig(null, false));
@@ -104,10 +105,10 @@ public class OutboxRelay {
     }
 
     private void send(OutboxEntries.Due entry) {
-        Destination destination = sources.find(entry.source()).map(Source::destination)
+        Destination destination = entry.effect() > 0 ? null : sources.find(entry.source()).map(Source::destination)
                 .filter(d -> d.url().toString().equals(entry.destination()))
                 .orElse(null);
-        if (destination == null) {
+        if (entry.effect() == 0 && destination == null) {
             // Configured away since: leave it pending, visible, for when it comes back.
             return;
         }
@@ -119,7 +120,8 @@ public class OutboxRelay {
                     + " failures in a row at this destination", OptionalLong.of(Duration.between(now, open).toSeconds() + 1)));
             return;
         }
-        HttpForwarding.Result result = HttpForwarding.send(destination, entry, now);
+        HttpForwarding.Result result = entry.effect() > 0 ? HttpForwarding.sendEffect(entry)
+                : HttpForwarding.send(destination, entry, now);
         if (result instanceof HttpForwarding.Transient failure) {
             if (breakers.failed(entry.destination(), Instant.now())) {
                 LOG.warning(() -> "Outbox: " + entry.destination() + " failed " + breakers.threshold()

@@ -5,6 +5,7 @@ import dev.hookstile.source.boundary.Destination;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -62,6 +63,26 @@ public final class HttpForwarding {
                 .header("X-Hookstile-Event-Type", entry.type())
                 .POST(HttpRequest.BodyPublishers.ofByteArray(entry.payload()))
                 .build();
+        return exchange(request);
+    }
+
+    /**
+     * A handler's effect: its own body and {@code Content-Type}, to its URL, with
+     * {@code Idempotency-Key: <source>:<eventId>:effect-<n>}, the same on every retry.
+     */
+    public static Result sendEffect(OutboxEntries.Due entry) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(entry.destination()))
+                .timeout(TIMEOUT)
+                .header("Content-Type", entry.contentType())
+                .header("Idempotency-Key", entry.source() + ":" + entry.eventId() + ":effect-" + entry.effect())
+                .header("X-Hookstile-Source", entry.source())
+                .header("X-Hookstile-Event-Id", entry.eventId())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(entry.payload()))
+                .build();
+        return exchange(request);
+    }
+
+    private static Result exchange(HttpRequest request) {
         try {
             HttpResponse<Void> response = CLIENT.send(request, HttpResponse.BodyHandlers.discarding());
             return classify(response.statusCode(), response.headers().firstValue("Retry-After").orElse(null));

@@ -28,8 +28,13 @@ import java.util.List;
 public class OutboxEntries {
 
     /** A due entry, taken for {@code lease}, with what its delivery needs. */
+    /**
+     * @param effect      0 for the source's forwarding, n for a handler's n-th effect of the event
+     * @param contentType an effect's {@code Content-Type}; {@code null} for a forwarding
+     * @param payload     the event's body for a forwarding, the effect's own for an effect
+     */
     public record Due(long id, String source, String eventId, String destination, int attempts, String type,
-                      byte[] payload) {
+                      byte[] payload, int effect, String contentType) {
     }
 
     @Inject
@@ -49,7 +54,8 @@ public class OutboxEntries {
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
                         due.add(new Due(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getString(4),
-                                rows.getInt(5), rows.getString(6), rows.getBytes(7)));
+                                rows.getInt(5), rows.getString(6), rows.getBytes(7), rows.getInt(8),
+                                rows.getString(9)));
                     }
                 }
             }

@@ -15,9 +15,16 @@ public final class OutboxEntry {
             INSERT INTO outbox (source, event_id, destination, status, attempts, next_attempt_at, created_at)
             VALUES (?, ?, ?, 'pending', 0, ?, ?)
             ON CONFLICT DO NOTHING""";
+    /** A handler's n-th effect of an event, with its own body; a replay's run of the handler adds nothing twice. */
+    public static final String SCHEDULE_EFFECT = """
+            INSERT INTO outbox (source, event_id, destination, status, attempts, next_attempt_at, created_at, effect,
+                                content_type, body)
+            VALUES (?, ?, ?, 'pending', 0, ?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING""";
     /** Due entries with what a delivery needs; on the embedded database, which serves one instance only. */
     public static final String DUE = """
-            SELECT o.id, o.source, o.event_id, o.destination, o.attempts, e.type, e.payload
+            SELECT o.id, o.source, o.event_id, o.destination, o.attempts, e.type, COALESCE(o.body, e.payload),
+                   o.effect, o.content_type
             FROM outbox o JOIN received_event e ON e.source = o.source AND e.event_id = o.event_id
             WHERE o.status = 'pending' AND o.next_attempt_at <= ?
             ORDER BY o.id
@@ -39,7 +46,7 @@ public final class OutboxEntry {
     /** Deliveries for operators, with their event's type (gone once retention deleted the event). */
     public static final String LIST = """
             SELECT o.id, o.source, o.event_id, e.type, o.destination, o.status, o.attempts, o.created_at,
-                   o.next_attempt_at, o.delivered_at, o.last_error
+                   o.next_attempt_at, o.delivered_at, o.last_error, o.effect
             FROM outbox o LEFT JOIN received_event e ON e.source = o.source AND e.event_id = o.event_id""";
     /** An operator's replay of a finished delivery: due now, its attempts counted afresh. */
     public static final String REPLAY = """

@@ -117,6 +117,7 @@ public class ProcessingTransaction {
             }
             WebhookEvent claimedEvent = attempts.event().withAttempt(1);
             leave(attempts, claimedEvent, now);
+            outbox.processing(claimedEvent);
             deadline.run(() -> handlers.dispatch(claimedEvent));
             lines.add(new EventClaim.AttemptLine(claimedEvent, 1, statuses.get(attempts).column(), null, null, now));
         }
@@ -164,6 +165,7 @@ public class ProcessingTransaction {
             return Outcome.IGNORED;
         }
         leave(attempts, claimed, now);
+        outbox.processing(claimed);
         deadline.run(() -> handlers.dispatch(claimed));
         recordHistory(attempts, claimed, attempt, status, null, now);
         return status == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED;

@@ -94,6 +94,9 @@ public class DeliveriesResource {
                 .add("status", delivery.status())
                 .add("attempts", delivery.attempts())
                 .add("createdAt", delivery.createdAt().toString());
+        if (delivery.effect() > 0) {
+            json.add("effect", delivery.effect());
+        }
         if (delivery.type() != null) {
             json.add("type", delivery.type());
         }

@@ -49,6 +49,8 @@ class OutboxIT extends DeployedHookstile {
     private static final Map<String, List<Received>> received = new ConcurrentHashMap<>();
     /** {@code fixable-} ids the receiver accepts from now on (it refuses them with 400 until then). */
     private static final Set<String> fixed = ConcurrentHashMap.newKeySet();
+    /** What handlers of the source {@code fx} posted through the Outbox API, by Idempotency-Key. */
+    private static final Map<String, List<Received>> effects = new ConcurrentHashMap<>();
     /** Requests to the destination of {@code fwddown}, which answers every one with 503. */
     private static final AtomicInteger requestsToDown = new AtomicInteger();
 
@@ -63,6 +65,13 @@ class OutboxIT extends DeployedHookstile {
     static void startReceiver() throws IOException {
         receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", PORT), 0);
         receiver.createContext("/hooks", OutboxIT::receive);
+        receiver.createContext("/effects", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            effects.computeIfAbsent(exchange.getRequestHeaders().getFirst("Idempotency-Key"),
+                    k -> new CopyOnWriteArrayList<>()).add(new Received(Map.copyOf(exchange.getRequestHeaders()), body));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
         receiver.createContext("/down", exchange -> {
             exchange.getRequestBody().readAllBytes();
             requestsToDown.incrementAndGet();
@@ -207,11 +216,76 @@ class OutboxIT extends DeployedHookstile {
                 "skipped entries say why: " + pending);
     }
 
+    @Test
+    void aHandlersEffectLeavesOnceAfterTheCommitUnderAStableKey() {
+        String id = "two-" + UUID.randomUUID();
+        assertEquals(202, webhooks.send(webhooks.standard("fx", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+
+        Received charge = awaitEffect("fx:" + id + ":effect-1");
+        Received mail = awaitEffect("fx:" + id + ":effect-2");
+        assertEquals("{\"charge\":\"" + id + "\",\"attempt\":1}", new String(charge.body(), StandardCharsets.UTF_8));
+        assertEquals("application/json", charge.header("Content-Type"));
+        assertEquals(id, charge.header("X-Hookstile-Event-Id"));
+        assertEquals("paid: " + id, new String(mail.body(), StandardCharsets.UTF_8));
+        assertEquals("text/plain", mail.header("Content-Type"));
+
+        JsonObject delivered = awaitDelivery("fx", id, "delivered");
+        assertTrue(delivered.getInt("effect") >= 1, delivered.toString());
+        Webhooks.sleep(Duration.ofSeconds(2));
+        assertEquals(1, effects.get("fx:" + id + ":effect-1").size(), "delivered, so sent once");
+    }
+
+    @Test
+    void anEffectScheduledByATryThatRolledBackNeverLeaves() {
+        String id = "fail-once-" + UUID.randomUUID();
+        assertEquals(202, webhooks.send(webhooks.standard("fx", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+
+        JsonObject recorded = webhooks.awaitRecorded("fx", id, completed(), DELIVERY);
+        assertEquals(2, recorded.getInt("attempts"), recorded.toString());
+        Received charge = awaitEffect("fx:" + id + ":effect-1");
+        Webhooks.sleep(Duration.ofSeconds(2));
+        assertEquals(1, effects.get("fx:" + id + ":effect-1").size());
+        assertEquals("{\"charge\":\"" + id + "\",\"attempt\":2}", new String(charge.body(), StandardCharsets.UTF_8),
+                "the effect of the try that committed; attempt 1's went back with its rollback");
+    }
+
+    @Test
+    void aReplayRunsTheHandlerAgainButSendsItsEffectNoSecondTime() {
+        String id = "fx-" + UUID.randomUUID();
+        assertEquals(202, webhooks.send(webhooks.standard("fx", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+        awaitEffect("fx:" + id + ":effect-1");
+        webhooks.awaitRecorded("fx", id, completed(), DELIVERY);
+
+        HttpResponse<String> replay = webhooks.send(webhooks.operator("api/events/fx/" + id + "/replay")
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(202, replay.statusCode(), replay.body());
+        webhooks.awaitRecorded("fx", id, state -> state.getInt("attempts") >= 2 && completed().test(state), DELIVERY);
+
+        Webhooks.sleep(Duration.ofSeconds(3));
+        assertEquals(1, effects.get("fx:" + id + ":effect-1").size(), "scheduled once: the replay's is the same effect");
+    }
+
+    private static Received awaitEffect(String key) {
+        long deadline = System.nanoTime() + DELIVERY.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<Received> copies = effects.getOrDefault(key, List.of());
+            if (!copies.isEmpty()) {
+                return copies.get(0);
+            }
+            Webhooks.sleep(Duration.ofMillis(100));
+        }
+        throw new AssertionError("no effect " + key + " within " + DELIVERY.toSeconds() + " s; got " + effects.keySet());
+    }
+
     private JsonObject awaitDelivery(String eventId, String status) {
+        return awaitDelivery("fwd", eventId, status);
+    }
+
+    private JsonObject awaitDelivery(String source, String eventId, String status) {
         long deadline = System.nanoTime() + DELIVERY.toNanos();
         JsonObject last = null;
         while (System.nanoTime() < deadline) {
-            last = operatorJson("api/deliveries?source=fwd&type=invoice.paid&limit=500", 200)
+            last = operatorJson("api/deliveries?source=" + source + "&type=invoice.paid&limit=500", 200)
                     .getJsonArray("deliveries").getValuesAs(JsonObject.class).stream()
                     .filter(d -> d.getString("eventId").equals(eventId)).findFirst().orElse(null);
             if (last != null && last.getString("status").equals(status)) {
