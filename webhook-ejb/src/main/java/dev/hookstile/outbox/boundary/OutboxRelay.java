@@ -40,13 +40,20 @@ import java.util.logging.Logger;
 public class OutboxRelay {
 
     static final int BATCH = 50;
-    static final Duration LEASE = Duration.ofSeconds(60);
     static final Duration MAX_BACKOFF = Duration.ofMinutes(10);
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class.getName());
 
     @Inject
     @ConfigProperty(name = "hookstile.outbox.interval-ms", defaultValue = "1000")
     long intervalMillis;
+
+    /**
+     * How long a taken entry is left alone by every instance: longer than a batch takes to send (50 requests with
+     * 10 s timeouts, most of them answered far sooner); after a crash mid-send the entry is sent again when it ends.
+     */
+    @Inject
+    @ConfigProperty(name = "hookstile.outbox.lease-seconds", defaultValue = "60")
+    long leaseSeconds;
 
     /** Attempts before an entry is dead: with the back-off, about two days of trying. */
     @Inject
@@ -94,7 +101,7 @@ public class OutboxRelay {
         try {
             List<OutboxEntries.Due> due;
             do {
-                due = entries.take(Instant.now(), LEASE, BATCH);
+                due = entries.take(Instant.now(), Duration.ofSeconds(Math.max(1, leaseSeconds)), BATCH);
                 for (OutboxEntries.Due entry : due) {
                     send(entry);
                 }
