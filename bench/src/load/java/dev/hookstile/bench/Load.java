@@ -48,6 +48,8 @@ public final class Load {
                        from that scheduled time to the end of its answer (no coordinated omission). A pool of up
                        to --connections C (default 64) workers takes the scheduled requests in order; when all are
                        busy a request waits, and the wait counts in its latency.
+              receive  a destination for forwarded events: listens on 127.0.0.1:--port and answers every request
+                       204, until stopped (SIGTERM); then prints RESULT mode=receive requests=<n>.
 
             options:
               --host H           server host (127.0.0.1)
@@ -155,7 +157,7 @@ public final class Load {
         if (o.mode == null) {
             usage("no mode given");
         }
-        if (!List.of("closed", "dup", "storm", "open").contains(o.mode)) {
+        if (!List.of("closed", "dup", "storm", "open", "receive").contains(o.mode)) {
             usage("unknown mode: " + o.mode);
         }
         if (o.connections < 0) {
@@ -175,6 +177,26 @@ public final class Load {
         return o;
     }
 
+    /** The bench's destination: counts what the outbox relay delivers, answers at once. */
+    static void receive(int port) throws IOException {
+        LongAdder requests = new LongAdder();
+        var server = com.sun.net.httpserver.HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
+        server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(2));
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                exchange.getRequestBody().readAllBytes();
+                requests.increment();
+                exchange.sendResponseHeaders(204, -1);
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.stop(0);
+            System.out.println("RESULT mode=receive requests=" + requests.sum());
+            System.out.flush();
+        }));
+        server.start();
+    }
+
     static void usage(String problem) {
         System.err.println("hookstile-load: " + problem);
         System.err.print(HELP);
@@ -185,6 +207,10 @@ public final class Load {
 
     public static void main(String[] args) throws Exception {
         Options o = parse(args);
+        if (o.mode.equals("receive")) {
+            receive(o.port);
+            return;
+        }
         Load load = new Load(o);
         String result = switch (o.mode) {
             case "closed" -> load.closed(null);

@@ -21,7 +21,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.OptionalLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -69,6 +73,11 @@ public class OutboxRelay {
     @ConfigProperty(name = "hookstile.outbox.breaker-open-seconds", defaultValue = "30")
     long breakerOpenSeconds;
 
+    /** Requests in flight at once to one destination that answers (one at a time to one that fails). */
+    @Inject
+    @ConfigProperty(name = "hookstile.outbox.concurrency", defaultValue = "8")
+    int concurrency;
+
     private DestinationBreakers breakers;
 
     @Inject
@@ -102,22 +111,56 @@ public class OutboxRelay {
             List<OutboxEntries.Due> due;
             do {
                 due = entries.take(Instant.now(), Duration.ofSeconds(Math.max(1, leaseSeconds)), BATCH);
-                for (OutboxEntries.Due entry : due) {
-                    send(entry);
-                }
+                var delivered = new ArrayList<Long>(due.size());
+                byDestination(due).values().forEach(group -> sendAll(group, delivered));
+                entries.delivered(delivered, Instant.now());
             } while (due.size() == BATCH);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Outbox relay failed; next try in " + intervalMillis + " ms", e);
         }
     }
 
-    private void send(OutboxEntries.Due entry) {
+    private static Map<String, List<OutboxEntries.Due>> byDestination(List<OutboxEntries.Due> due) {
+        var groups = new LinkedHashMap<String, List<OutboxEntries.Due>>();
+        due.forEach(entry -> groups.computeIfAbsent(entry.destination(), d -> new ArrayList<>()).add(entry));
+        return groups;
+    }
+
+    /**
+     * One destination's due entries: the first alone; while the destination answers, the rest up to
+     * {@code hookstile.outbox.concurrency} at a time; once it fails, one at a time until its breaker opens, so a
+     * destination in trouble is never sent more than it can take.
+     */
+    private void sendAll(List<OutboxEntries.Due> due, List<Long> delivered) {
+        int next = 0;
+        while (next < due.size()) {
+            boolean answering = next > 0 && !breakers.failing(due.get(0).destination());
+            int width = answering ? Math.max(1, concurrency) : 1;
+            List<OutboxEntries.Due> round = due.subList(next, Math.min(due.size(), next + width));
+            next += round.size();
+            var sent = new ArrayList<OutboxEntries.Due>(round.size());
+            var results = new ArrayList<CompletableFuture<HttpForwarding.Result>>(round.size());
+            for (OutboxEntries.Due entry : round) {
+                CompletableFuture<HttpForwarding.Result> result = start(entry);
+                if (result != null) {
+                    sent.add(entry);
+                    results.add(result);
+                }
+            }
+            for (int i = 0; i < sent.size(); i++) {
+                record(sent.get(i), results.get(i).join(), delivered);
+            }
+        }
+    }
+
+    /** The request under way, or {@code null} when none is sent (breaker open, destination configured away). */
+    private CompletableFuture<HttpForwarding.Result> start(OutboxEntries.Due entry) {
         Destination destination = entry.effect() > 0 ? null : sources.find(entry.source()).map(Source::destination)
                 .filter(d -> d.url().toString().equals(entry.destination()))
                 .orElse(null);
         if (entry.effect() == 0 && destination == null) {
             // Configured away since: leave it pending, visible, for when it comes back.
-            return;
+            return null;
         }
         Instant now = Instant.now();
         Instant open = breakers.openUntil(entry.destination(), now);
@@ -125,21 +168,23 @@ public class OutboxRelay {
             // An open breaker counts as a transient failure: no request, tried again once it may be closed.
             retryOrBury(entry, now, new HttpForwarding.Transient("circuit open: " + breakers.threshold()
                     + " failures in a row at this destination", OptionalLong.of(Duration.between(now, open).toSeconds() + 1)));
-            return;
+            return null;
         }
-        HttpForwarding.Result result = entry.effect() > 0 ? HttpForwarding.sendEffect(entry)
-                : HttpForwarding.send(destination, entry, now);
+        return entry.effect() > 0 ? HttpForwarding.sendEffect(entry) : HttpForwarding.send(destination, entry, now);
+    }
+
+    private void record(OutboxEntries.Due entry, HttpForwarding.Result result, List<Long> delivered) {
         if (result instanceof HttpForwarding.Transient failure) {
             if (breakers.failed(entry.destination(), Instant.now())) {
                 LOG.warning(() -> "Outbox: " + entry.destination() + " failed " + breakers.threshold()
                         + " times in a row (" + failure.reason() + "); left alone for " + breakerOpenSeconds + " s");
             }
-            retryOrBury(entry, now, failure);
+            retryOrBury(entry, Instant.now(), failure);
             return;
         }
         breakers.answered(entry.destination());
         if (result instanceof HttpForwarding.Delivered) {
-            entries.delivered(entry.id(), Instant.now());
+            delivered.add(entry.id());
         } else if (result instanceof HttpForwarding.Permanent permanent) {
             entries.dead(entry.id(), permanent.reason());
             LOG.warning(() -> "Outbox: " + entry.source() + "/" + entry.eventId() + " to " + entry.destination()

@@ -39,6 +39,11 @@ public final class DestinationBreakers {
         return state == null || state.openUntil() == null || !now.isBefore(state.openUntil()) ? null : state.openUntil();
     }
 
+    /** Whether its last request failed transiently: it gets one request at a time until it answers. */
+    public boolean failing(String destination) {
+        return states.containsKey(destination);
+    }
+
     /** The destination answered (any answer that is not a transient failure): closed. */
     public void answered(String destination) {
         states.remove(destination);

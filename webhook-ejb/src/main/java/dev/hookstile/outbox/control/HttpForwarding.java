@@ -4,7 +4,6 @@ import dev.hookstile.source.boundary.Destination;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +14,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * One forwarding request: the event's original body, POSTed with {@code Idempotency-Key: <source>:<eventId>} (stable
@@ -49,7 +50,7 @@ public final class HttpForwarding {
     private HttpForwarding() {
     }
 
-    public static Result send(Destination destination, OutboxEntries.Due entry, Instant now) {
+    public static CompletableFuture<Result> send(Destination destination, OutboxEntries.Due entry, Instant now) {
         String id = entry.source() + ":" + entry.eventId();
         String timestamp = String.valueOf(now.getEpochSecond());
         HttpRequest request = HttpRequest.newBuilder(destination.url())
@@ -70,7 +71,7 @@ public final class HttpForwarding {
      * A handler's effect: its own body and {@code Content-Type}, to its URL, with
      * {@code Idempotency-Key: <source>:<eventId>:effect-<n>}, the same on every retry.
      */
-    public static Result sendEffect(OutboxEntries.Due entry) {
+    public static CompletableFuture<Result> sendEffect(OutboxEntries.Due entry) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(entry.destination()))
                 .timeout(TIMEOUT)
                 .header("Content-Type", entry.contentType())
@@ -82,16 +83,16 @@ public final class HttpForwarding {
         return exchange(request);
     }
 
-    private static Result exchange(HttpRequest request) {
-        try {
-            HttpResponse<Void> response = CLIENT.send(request, HttpResponse.BodyHandlers.discarding());
-            return classify(response.statusCode(), response.headers().firstValue("Retry-After").orElse(null));
-        } catch (IOException e) {
-            return new Transient(e.getClass().getSimpleName() + ": " + e.getMessage(), OptionalLong.empty());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Transient("interrupted", OptionalLong.empty());
-        }
+    /** The request on its way; its result, never an exception: a failure to get an answer is transient. */
+    private static CompletableFuture<Result> exchange(HttpRequest request) {
+        return CLIENT.sendAsync(request, HttpResponse.BodyHandlers.discarding()).handle((response, failure) -> {
+            if (failure == null) {
+                return classify(response.statusCode(), response.headers().firstValue("Retry-After").orElse(null));
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            return new Transient(cause.getClass().getSimpleName() + ": " + cause.getMessage(), OptionalLong.empty());
+        });
     }
 
     static Result classify(int status, String retryAfter) {

@@ -73,8 +73,22 @@ public class OutboxEntries {
         }
     }
 
-    public void delivered(long id, Instant at) {
-        run(OutboxEntry.DELIVER, Timestamp.from(at), id);
+    /** Delivered, all in one statement batch: the common answer costs one short transaction per batch. */
+    public void delivered(List<Long> ids, Instant at) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement update = em.unwrap(Connection.class).prepareStatement(OutboxEntry.DELIVER)) {
+            Timestamp when = Timestamp.from(at);
+            for (long id : ids) {
+                update.setTimestamp(1, when);
+                update.setLong(2, id);
+                update.addBatch();
+            }
+            update.executeBatch();
+        } catch (SQLException e) {
+            throw new EventClaim.ClaimFailure(e);
+        }
     }
 
     /** A transient failure: tried again at {@code next}. */

@@ -27,7 +27,7 @@ public final class OutboxEntry {
                    o.effect, o.content_type
             FROM outbox o JOIN received_event e ON e.source = o.source AND e.event_id = o.event_id
             WHERE o.status = 'pending' AND o.next_attempt_at <= ?
-            ORDER BY o.id
+            ORDER BY o.next_attempt_at
             LIMIT ?""";
     /**
      * The same on PostgreSQL, locked: entries another instance holds are skipped, so instances never send the same
