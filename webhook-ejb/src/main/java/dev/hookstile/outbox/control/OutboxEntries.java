@@ -41,13 +41,19 @@ public class OutboxEntries {
     EntityManager em;
 
     /** The embedded database serves one instance: nothing to skip, and H2 has no {@code SKIP LOCKED}. */
-    private final String dueQuery = ContainerResources.embeddedDatabase() ? OutboxEntry.DUE : OutboxEntry.DUE_LOCKED;
+    private final boolean embedded = ContainerResources.embeddedDatabase();
+    private final String dueQuery = embedded ? OutboxEntry.DUE : OutboxEntry.DUE_LOCKED;
 
     /** Takes up to {@code limit} due entries for {@code lease}: until then no instance takes them again. */
     public List<Due> take(Instant now, Duration lease, int limit) {
         Connection connection = em.unwrap(Connection.class);
         try {
             List<Due> due = new ArrayList<>();
+            if (!embedded) {
+                try (PreparedStatement plan = connection.prepareStatement(OutboxEntry.WALK_THE_INDEX)) {
+                    plan.execute();
+                }
+            }
             try (PreparedStatement query = connection.prepareStatement(dueQuery)) {
                 query.setTimestamp(1, Timestamp.from(now));
                 query.setInt(2, limit);

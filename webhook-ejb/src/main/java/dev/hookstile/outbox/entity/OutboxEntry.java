@@ -34,6 +34,13 @@ public final class OutboxEntry {
      * entry at the same moment.
      */
     public static final String DUE_LOCKED = DUE + " FOR UPDATE OF o SKIP LOCKED";
+    /**
+     * On PostgreSQL, before {@link #DUE_LOCKED}, in the same transaction: the outbox grows and empties faster than
+     * its statistics follow, and on an estimate of a dozen due rows the planner fetched every due row through a
+     * bitmap scan and sorted them (70 ms a turn with 15,000 pending, measured in the bench), where walking the
+     * {@code (status, next_attempt_at)} index in order stops after the first 50 (1.6 ms).
+     */
+    public static final String WALK_THE_INDEX = "SET LOCAL enable_bitmapscan = off";
     /** Taken for a while: another instance leaves it alone until the lease ends (a crash mid-send lets it go). */
     public static final String LEASE = "UPDATE outbox SET next_attempt_at = ? WHERE id = ?";
     public static final String DELIVER = """
