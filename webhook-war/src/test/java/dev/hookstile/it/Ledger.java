@@ -93,6 +93,12 @@ public final class Ledger {
                 prefix, rows -> rows.getInt(2));
     }
 
+    /** Committed runs as the product recorded them: {@code completed} lines in each event's history. */
+    public Map<String, Integer> completedRuns(String prefix) {
+        return query("SELECT event_id, count(*) FROM event_attempt WHERE source = 'it' AND event_id LIKE ?"
+                + " AND outcome = 'completed' GROUP BY event_id", prefix, rows -> rows.getInt(2));
+    }
+
     public Map<String, String> statuses(String prefix) {
         return query("SELECT event_id, status FROM received_event WHERE source = 'it' AND event_id LIKE ?", prefix,
                 rows -> rows.getString(2));
