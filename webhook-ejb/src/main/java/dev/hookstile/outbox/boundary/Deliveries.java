@@ -1,6 +1,7 @@
 package dev.hookstile.outbox.boundary;
 
 import dev.hookstile.dedup.boundary.EventClaim;
+import dev.hookstile.outbox.control.OutboxEntries;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -30,6 +31,9 @@ public class Deliveries {
 
     @Inject
     EntityManager em;
+
+    @Inject
+    OutboxEntries entries;
 
     /** One page, newest first. */
     public List<Delivery> list(DeliveryQuery query) {
@@ -73,7 +77,7 @@ public class Deliveries {
      * {@code Idempotency-Key}, so a destination that deduplicates on it does not apply it twice.
      */
     public Replay replay(long id, Instant now) {
-        if (update(OutboxEntry.REPLAY, Timestamp.from(now), id) == 1) {
+        if (entries.replay(id, now)) {
             return Replay.QUEUED;
         }
         return find(id).isPresent() ? Replay.ALREADY_PENDING : Replay.NOT_FOUND;
@@ -92,15 +96,6 @@ public class Deliveries {
                 }
             }
             return deliveries;
-        } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
-        }
-    }
-
-    private int update(String sql, Object... parameters) {
-        try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(sql)) {
-            bind(statement, parameters);
-            return statement.executeUpdate();
         } catch (SQLException e) {
             throw new EventClaim.ClaimFailure(e);
         }

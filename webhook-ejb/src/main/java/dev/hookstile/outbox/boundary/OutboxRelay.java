@@ -94,7 +94,8 @@ public class OutboxRelay {
 
     @PostConstruct
     void schedule() {
-        breakers = new DestinationBreakers(Math.max(1, breakerFailures), Duration.ofSeconds(Math.max(0, breakerOpenSeconds)));
+        breakers = new DestinationBreakers(Math.max(1, breakerFailures),
+                Duration.ofSeconds(Math.max(0, breakerOpenSeconds)));
         // Always, not only with a configured destination: any handler may post effects.
         if (intervalMillis <= 0) {
             return;
@@ -167,7 +168,8 @@ public class OutboxRelay {
         if (open != null) {
             // An open breaker counts as a transient failure: no request, tried again once it may be closed.
             retryOrBury(entry, now, new HttpForwarding.Transient("circuit open: " + breakers.threshold()
-                    + " failures in a row at this destination", OptionalLong.of(Duration.between(now, open).toSeconds() + 1)));
+                    + " failures in a row at this destination",
+                    OptionalLong.of(Duration.between(now, open).toSeconds() + 1)));
             return null;
         }
         return entry.effect() > 0 ? HttpForwarding.sendEffect(entry) : HttpForwarding.send(destination, entry, now);

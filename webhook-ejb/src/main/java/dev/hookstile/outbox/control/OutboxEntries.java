@@ -107,12 +107,17 @@ public class OutboxEntries {
         run(OutboxEntry.BURY, bounded(error), id);
     }
 
-    private void run(String sql, Object... parameters) {
+    /** An operator's replay: a delivered or dead entry due again now; {@code false} when none such exists. */
+    public boolean replay(long id, Instant now) {
+        return run(OutboxEntry.REPLAY, Timestamp.from(now), id) == 1;
+    }
+
+    private int run(String sql, Object... parameters) {
         try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }
-            statement.executeUpdate();
+            return statement.executeUpdate();
         } catch (SQLException e) {
             throw new EventClaim.ClaimFailure(e);
         }
