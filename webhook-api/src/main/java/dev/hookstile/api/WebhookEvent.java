@@ -20,9 +20,16 @@ import java.util.Objects;
  * @param attempt    1 for the first processing attempt, higher for every retry (in process or redelivered) and replay
  * @param headers    the delivery headers that matter to the provider (lower-case names), signatures redacted
  * @param payload    the raw request body
+ * @param orderKey   the event's ordering key, read from the body at the source's {@code _ORDER_KEY} pointer; events
+ *                   with the same key are processed one at a time in the order they were acknowledged. {@code null}
+ *                   when the source orders nothing or the body has no value there
+ * @param olderThanLastProcessed whether an event acknowledged later with the same key was processed already (a
+ *                   replay of an old event, a dead event replayed after newer ones): a handler that keeps the latest
+ *                   state per key can skip it. Always {@code false} without an order key
  */
 public record WebhookEvent(String source, String provider, String eventId, String type, Instant receivedAt,
-                           int attempt, Map<String, String> headers, byte[] payload) {
+                           int attempt, Map<String, String> headers, byte[] payload, String orderKey,
+                           boolean olderThanLastProcessed) {
 
     public WebhookEvent {
         Objects.requireNonNull(source, "source");
@@ -32,12 +39,29 @@ public record WebhookEvent(String source, String provider, String eventId, Strin
         Objects.requireNonNull(payload, "payload");
         type = type == null ? "" : type;
         headers = headers == null ? Map.of() : Map.copyOf(headers);
+        if (orderKey == null && olderThanLastProcessed) {
+            throw new IllegalArgumentException("only an event with an order key can be older than another");
+        }
+    }
+
+    /** An event of a source that orders nothing. */
+    public WebhookEvent(String source, String provider, String eventId, String type, Instant receivedAt,
+                        int attempt, Map<String, String> headers, byte[] payload) {
+        this(source, provider, eventId, type, receivedAt, attempt, headers, payload, null, false);
     }
 
     /** The same event as seen by another attempt. */
     public WebhookEvent withAttempt(int attempt) {
         return attempt == this.attempt ? this
-                : new WebhookEvent(source, provider, eventId, type, receivedAt, attempt, headers, payload);
+                : new WebhookEvent(source, provider, eventId, type, receivedAt, attempt, headers, payload, orderKey,
+                olderThanLastProcessed);
+    }
+
+    /** The same event, told whether a later event with its order key was processed before it. */
+    public WebhookEvent withOlderThanLastProcessed(boolean older) {
+        return older == olderThanLastProcessed ? this
+                : new WebhookEvent(source, provider, eventId, type, receivedAt, attempt, headers, payload, orderKey,
+                older);
     }
 
     /** The payload decoded as UTF-8, for handlers of JSON or form bodies. */

@@ -24,8 +24,9 @@ import java.util.Map;
  * The queue's message format. Hookstile writes one {@code BytesMessage} per hand-off, carrying one or more events: the
  * int property {@code hookstileBatch} is the format's version (1) and {@code hookstileEvents} the number of events;
  * the body holds each event in turn as: {@code source}, {@code provider}, {@code eventId}, {@code eventType}
- * (each {@code writeUTF}), {@code receivedAt} (long, epoch milliseconds), the headers (a JSON object, signatures
- * redacted; int length, then UTF-8 bytes) and the raw request body (int length, then the bytes, byte for byte).
+ * (each {@code writeUTF}), {@code orderKey} ({@code writeUTF}, empty for none; from version 2), {@code receivedAt}
+ * (long, epoch milliseconds), the headers (a JSON object, signatures redacted; int length, then UTF-8 bytes) and the
+ * raw request body (int length, then the bytes, byte for byte). Version 1, without the order key, is still read.
  *
  * <p>Why several events in one message: the broker's cost is per message (a synced journal write, a dispatch, an
  * acknowledgement in a transaction), and so is the consumer's (a delivery, a transaction, a commit). Events that
@@ -52,20 +53,22 @@ public final class EventMessage {
     public static final String BATCH = "hookstileBatch";
     /** The number of events in a message in the batch format. */
     public static final String EVENTS = "hookstileEvents";
-    static final int BATCH_VERSION = 1;
+    static final int BATCH_VERSION = 2;
+    private static final int BATCH_VERSION_WITHOUT_ORDER = 1;
 
     private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
 
     private EventMessage() {
     }
 
-    /** An event on its way to the queue. */
-    public record Outgoing(String source, String provider, String eventId, String type, Instant receivedAt,
-                           String headersJson, byte[] body) {
+    /** An event on its way to the queue; {@code orderKey} {@code null} for none. */
+    public record Outgoing(String source, String provider, String eventId, String type, String orderKey,
+                           Instant receivedAt, String headersJson, byte[] body) {
 
         /** What it adds to a message, roughly: the size bound of a batch counts it. */
         int size() {
-            return body.length + headersJson.length() + eventId.length() + type.length() + 64;
+            return body.length + headersJson.length() + eventId.length() + type.length()
+                    + (orderKey == null ? 0 : orderKey.length()) + 64;
         }
     }
 
@@ -76,6 +79,7 @@ public final class EventMessage {
             message.writeUTF(event.provider());
             message.writeUTF(event.eventId());
             message.writeUTF(event.type());
+            message.writeUTF(event.orderKey() == null ? "" : event.orderKey());
             message.writeLong(event.receivedAt().toEpochMilli());
             byte[] headers = event.headersJson().getBytes(StandardCharsets.UTF_8);
             message.writeInt(headers.length);
@@ -108,7 +112,9 @@ public final class EventMessage {
         if (!message.propertyExists(BATCH)) {
             return List.of(new Received(read(message), headersJson(message), deliveryCount));
         }
-        if (message.getIntProperty(BATCH) != BATCH_VERSION || !(message instanceof BytesMessage bytes)) {
+        int version = message.getIntProperty(BATCH);
+        if ((version != BATCH_VERSION && version != BATCH_VERSION_WITHOUT_ORDER)
+                || !(message instanceof BytesMessage bytes)) {
             throw new IllegalArgumentException("not a batch of version " + BATCH_VERSION + ": " + message);
         }
         int count = message.getIntProperty(EVENTS);
@@ -121,11 +127,13 @@ public final class EventMessage {
             String provider = bytes.readUTF();
             String eventId = bytes.readUTF();
             String type = bytes.readUTF();
+            String orderKey = version == BATCH_VERSION_WITHOUT_ORDER ? "" : bytes.readUTF();
             Instant receivedAt = Instant.ofEpochMilli(bytes.readLong());
             String headersJson = new String(readBlock(bytes), StandardCharsets.UTF_8);
             byte[] payload = readBlock(bytes);
             events.add(new Received(new WebhookEvent(source, provider, eventId, type, receivedAt, deliveryCount,
-                    parseHeaders(headersJson), payload), headersJson, deliveryCount));
+                    parseHeaders(headersJson), payload, orderKey.isEmpty() ? null : orderKey, false), headersJson,
+                    deliveryCount));
         }
         return events;
     }

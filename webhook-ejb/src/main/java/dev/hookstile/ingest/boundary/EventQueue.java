@@ -2,10 +2,12 @@ package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.dedup.boundary.DuplicateLookup;
 import dev.hookstile.ingest.boundary.EventMessage.Outgoing;
+import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -272,16 +274,38 @@ public class EventQueue {
         if (group.isEmpty()) {
             return;
         }
-        var events = new ArrayList<Outgoing>(group.size());
-        group.forEach(handOff -> events.add(handOff.event()));
-        try {
-            sendNow(events);
-            metrics.sent();
-        } catch (HandOffFailure e) {
-            group.forEach(handOff -> handOff.result().completeExceptionally(e.getCause() == null ? e : e.getCause()));
-            return;
+        // One message per queue: the event queue, and the ordered queue of each order key in the group. Sent one
+        // after another from this one thread, so the events of a key reach their queue in the order of their acks.
+        var byQueue = new LinkedHashMap<String, List<HandOff>>();
+        for (HandOff handOff : group) {
+            byQueue.computeIfAbsent(queueOf(handOff.event()), name -> new ArrayList<>()).add(handOff);
         }
-        group.forEach(handOff -> handOff.result().complete(Result.QUEUED));
+        for (Map.Entry<String, List<HandOff>> part : byQueue.entrySet()) {
+            var events = new ArrayList<Outgoing>(part.getValue().size());
+            part.getValue().forEach(handOff -> events.add(handOff.event()));
+            try {
+                sendNow(part.getKey(), events);
+                metrics.sent();
+            } catch (HandOffFailure e) {
+                part.getValue().forEach(handOff -> handOff.result().completeExceptionally(
+                        e.getCause() == null ? e : e.getCause()));
+                continue;
+            }
+            part.getValue().forEach(handOff -> handOff.result().complete(Result.QUEUED));
+        }
+    }
+
+    /**
+     * The queue an event goes to: the event queue, or for an event with an order key the ordered queue its key
+     * hashes to, always the same one for a source and key.
+     */
+    public static String queueOf(Outgoing event) {
+        if (event.orderKey() == null) {
+            return ContainerResources.QUEUE_NAME;
+        }
+        int hash = (event.source() + '\n' + event.orderKey()).hashCode();
+        var names = ContainerResources.ORDERED_QUEUE_NAMES;
+        return names.get(Math.floorMod(hash, names.size()));
     }
 
     /** Answers the events the database knows ({@link Result#RECORDED}); the others are returned, to be sent. */
@@ -318,17 +342,22 @@ public class EventQueue {
      *
      * @param headersJson the retained headers as recorded
      */
-    public void resend(String source, String provider, String eventId, String type, Instant receivedAt,
-                       String headersJson, byte[] body) throws HandOffFailure {
-        sendNow(List.of(new Outgoing(source, provider, eventId, type, receivedAt, headersJson, body)));
+    public void resend(Outgoing event) throws HandOffFailure {
+        sendNow(queueOf(event), List.of(event));
     }
 
-    private void sendNow(List<Outgoing> events) throws HandOffFailure {
+    private void sendNow(String queueName, List<Outgoing> events) throws HandOffFailure {
+        boolean ordered = !ContainerResources.QUEUE_NAME.equals(queueName);
         try (Connection connection = factory.createConnection();
              Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-             MessageProducer producer = session.createProducer(queue)) {
+             MessageProducer producer = session.createProducer(ordered ? session.createQueue(queueName) : queue)) {
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);
-            producer.send(EventMessage.create(session, events));
+            BytesMessage message = EventMessage.create(session, events);
+            if (ordered) {
+                // One group per ordered queue: the broker gives it to one consumer at a time, across instances.
+                message.setStringProperty("JMSXGroupID", queueName);
+            }
+            producer.send(message);
         } catch (JMSException | RuntimeException e) {
             throw new HandOffFailure("the broker did not accept the event", e);
         }

@@ -103,6 +103,7 @@ public class Ingest {
         var admissions = new ArrayList<AcceptedEvents.Admission>(events.size());
         var outgoing = new ArrayList<EventMessage.Outgoing>(events.size());
         String headersJson = null;
+        String orderKey = source.orderKeyOf(payload);
         var ids = events.size() > 1 ? new HashSet<String>() : null;
         for (EventIdentity event : events) {
             // An id repeated within the delivery is the first one's duplicate; admitting it too would wait for the
@@ -115,7 +116,7 @@ public class Ingest {
                     headersJson = EventMessage.headersJson(verified.headers());
                 }
                 outgoing.add(new EventMessage.Outgoing(source.name(), source.provider().name(), event.id(),
-                        event.type(), receivedAt, headersJson, payload));
+                        event.type(), orderKey, receivedAt, headersJson, payload));
             }
         }
         List<EventQueue.Result> results = List.of();

@@ -20,6 +20,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -92,6 +93,18 @@ public class ContainerResources {
     public static final String RESOURCE_ADAPTER = "activemq-rar";
     /** The broker's name for the event queue: the MDB, the health check and back offices use it. */
     public static final String QUEUE_NAME = "hookstile.events";
+    /**
+     * The queues of events with an order key ({@code _ORDER_KEY}), each consumed by one session at a time: a key
+     * always goes to the same one, so events with one key are processed in the order they were queued, and events
+     * with keys on different queues in parallel. Their messages form one JMS message group per queue, so with several
+     * instances the broker still gives each queue to one consumer at a time.
+     */
+    public static final String ORDERED_QUEUE_0 = "hookstile.ordered.0";
+    public static final String ORDERED_QUEUE_1 = "hookstile.ordered.1";
+    public static final String ORDERED_QUEUE_2 = "hookstile.ordered.2";
+    public static final String ORDERED_QUEUE_3 = "hookstile.ordered.3";
+    public static final List<String> ORDERED_QUEUE_NAMES =
+            List.of(ORDERED_QUEUE_0, ORDERED_QUEUE_1, ORDERED_QUEUE_2, ORDERED_QUEUE_3);
     public static final String DATA_SOURCE = "java:app/jdbc/hookstile";
     /** The same database, pooled apart for ingest's duplicate lookup, with every wait bounded by about a second. */
     public static final String LOOKUP_DATA_SOURCE = "java:app/jdbc/hookstile-lookup";

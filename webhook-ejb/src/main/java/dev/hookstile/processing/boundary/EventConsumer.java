@@ -31,16 +31,18 @@ import java.util.logging.Logger;
         // Unlimited by default: an event's failures end in 'dead' after its max attempts, so redeliveries beyond
         // that only happen while a failure cannot even be recorded (the database is down), and those must wait for
         // the database, not end in ActiveMQ.DLQ. With a limit, Hookstile records the last delivery dead itself.
-        @ActivationConfigProperty(propertyName = "maximumRedeliveries",
-                propertyValue = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERIES:-1}"),
-        @ActivationConfigProperty(propertyName = "initialRedeliveryDelay",
-                propertyValue = "${ENV=HOOKSTILE_PROCESSING_REDELIVERY_DELAY_MS:1000}"),
+        @ActivationConfigProperty(propertyName = "maximumRedeliveries", propertyValue = EventConsumer.MAX_REDELIVERIES),
+        @ActivationConfigProperty(propertyName = "initialRedeliveryDelay", propertyValue = EventConsumer.FIRST_DELAY),
         @ActivationConfigProperty(propertyName = "useExponentialBackOff", propertyValue = "true"),
         @ActivationConfigProperty(propertyName = "backOffMultiplier", propertyValue = "2"),
-        @ActivationConfigProperty(propertyName = "maximumRedeliveryDelay",
-                propertyValue = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERY_DELAY_MS:60000}")
+        @ActivationConfigProperty(propertyName = "maximumRedeliveryDelay", propertyValue = EventConsumer.LONGEST_DELAY)
 })
 public class EventConsumer implements MessageListener {
+
+    // The broker's redelivery of a rolled-back message, the same for the ordered queues' consumers.
+    static final String MAX_REDELIVERIES = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERIES:-1}";
+    static final String FIRST_DELAY = "${ENV=HOOKSTILE_PROCESSING_REDELIVERY_DELAY_MS:1000}";
+    static final String LONGEST_DELAY = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERY_DELAY_MS:60000}";
 
     private static final Logger LOG = Logger.getLogger(EventConsumer.class.getName());
 
@@ -58,8 +60,7 @@ public class EventConsumer implements MessageListener {
         } catch (JMSException | RuntimeException unreadable) {
             // Not a message Hookstile wrote (another producer on the queue): no delivery can ever process it, so it is
             // consumed, not redelivered forever, and logged in full for whoever sent it.
-            LOG.log(Level.SEVERE, unreadable, () -> "Consumed an unreadable message on " + ContainerResources.QUEUE_NAME
-                    + ", not processed: " + message);
+            LOG.log(Level.SEVERE, unreadable, () -> "Consumed an unreadable message, not processed: " + message);
             return;
         }
         try {

@@ -54,6 +54,9 @@ public class ProcessingTransaction {
     @Inject
     HandlerDeadline deadline;
 
+    @Inject
+    KeyOrder keyOrder;
+
     /** @throws TryFailed wrapping whatever the try threw, after its transaction was marked for rollback */
     public Outcome run(Attempts attempts, Instant now) throws TryFailed {
         try {
@@ -87,7 +90,8 @@ public class ProcessingTransaction {
     private List<Attempts> tryAll(List<Attempts> batch, Instant now) throws Exception {
         var candidates = new ArrayList<Attempts>(batch.size());
         for (Attempts attempts : batch) {
-            if (attempts.bodyWindow().isZero() && attempts.tryIndex() == 1) {
+            // Ordered events go alone: each is told whether it is older than its key's last (KeyOrder).
+            if (attempts.bodyWindow().isZero() && attempts.tryIndex() == 1 && attempts.event().orderKey() == null) {
                 candidates.add(attempts);
             }
         }
@@ -150,7 +154,7 @@ public class ProcessingTransaction {
             replayBase = reclaimed.get().replayBase();
         }
         attempts.claimed(attempt - tryIndex, replayBase);
-        WebhookEvent claimed = event.withAttempt(attempt);
+        WebhookEvent claimed = keyOrder.processing(event.withAttempt(attempt), now);
         // After the claim, so a second delivery of this very event stops at its claim and never looks; skipped for
         // a replayed event: the operator asked for it to run.
         Optional<BodyFingerprints.Repeat> repeat = attempts.bodyWindow().isZero() || replayBase > 0

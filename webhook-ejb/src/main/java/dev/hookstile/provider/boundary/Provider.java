@@ -1,5 +1,6 @@
 package dev.hookstile.provider.boundary;
 
+import dev.hookstile.provider.control.JsonFields;
 import dev.hookstile.provider.boundary.Answer;
 import dev.hookstile.provider.boundary.RejectedDelivery;
 import dev.hookstile.provider.boundary.Rejection;
@@ -18,6 +19,14 @@ import java.util.Set;
  * timestamp) and never modify the body.
  */
 public interface Provider {
+
+    /**
+     * The string or number (as text) at a JSON pointer of a body, read without building a tree; {@code null} when
+     * there is none, it is not a scalar, or the body is not a JSON object.
+     */
+    static String jsonValueAt(byte[] body, String pointer) {
+        return JsonFields.valueAt(body, pointer);
+    }
 
     /** The name used in {@code HOOKSTILE_SOURCES_<NAME>_PROVIDER}. */
     String name();

@@ -25,7 +25,7 @@ import java.util.Set;
  * forever on a body truncated inside a nested object, a one-request denial of service. The depth is capped so that
  * a hostile body (10,000 opening brackets) is refused after a few hundred tokens.
  */
-final class JsonFields {
+public final class JsonFields {
 
     /** Far deeper than any provider's payload nests; deeper is refused as hostile. */
     static final int MAX_DEPTH = 128;
@@ -48,6 +48,15 @@ final class JsonFields {
         var found = new HashMap<String, String>(byPointer.size() * 2);
         byPointer.forEach((pointer, value) -> found.put(pointers.get(pointer), value));
         return found;
+    }
+
+    /** The one value at a pointer, as {@link dev.hookstile.provider.boundary.Provider#jsonValueAt} tells. */
+    public static String valueAt(byte[] body, String pointer) {
+        try {
+            return values(body, Set.of(pointer)).get(pointer);
+        } catch (RejectedDelivery notJson) {
+            return null;
+        }
     }
 
     /**

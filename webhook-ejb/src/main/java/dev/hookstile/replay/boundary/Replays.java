@@ -1,8 +1,10 @@
 package dev.hookstile.replay.boundary;
 
 import dev.hookstile.dedup.entity.ReceivedEvent;
+import dev.hookstile.ingest.boundary.EventMessage;
 import dev.hookstile.ingest.boundary.EventQueue;
 import dev.hookstile.ingest.boundary.HandOffFailure;
+import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -55,6 +57,9 @@ public class Replays {
     @Inject
     EventQueue queue;
 
+    @Inject
+    Sources sources;
+
     /**
      * @param idempotencyKey the request's {@code Idempotency-Key}, or {@code null}: a request with a key that already
      *                       queued this event (within {@link #KEY_RETENTION}) queues nothing again. Recorded only
@@ -97,8 +102,10 @@ public class Replays {
                     .setParameter(4, Timestamp.from(now))
                     .executeUpdate();
         }
-        queue.resend(source, event.getProvider(), eventId, event.getType(), event.getReceivedAt().toInstant(),
-                event.getHeaders(), event.getPayload());
+        // The order key as the source defines it now: a replay waits its turn behind the key's queued events.
+        String orderKey = sources.find(source).map(s -> s.orderKeyOf(event.getPayload())).orElse(null);
+        queue.resend(new EventMessage.Outgoing(source, event.getProvider(), eventId, event.getType(), orderKey,
+                event.getReceivedAt().toInstant(), event.getHeaders(), event.getPayload()));
         return Result.QUEUED;
     }
 }

@@ -22,10 +22,12 @@ import java.util.Optional;
  * @param retention   how long a completed or ignored event is kept; zero keeps them all
  * @param destination where processed events are forwarded through the outbox; {@code null} for nowhere
  * @param backOffice  the queue or topic processed events are published to; {@code null} for none
+ * @param orderKey    the JSON pointer of the body's ordering key ({@code _ORDER_KEY}); {@code null} orders nothing
  */
 public record Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
                      Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow,
-                     Duration retention, Destination destination, BackOfficeDestination backOffice) {
+                     Duration retention, Destination destination, BackOfficeDestination backOffice,
+                     String orderKey) {
 
     public static final int DEFAULT_MAX_ATTEMPTS = 8;
     public static final int DEFAULT_RETRIES = 2;
@@ -48,6 +50,16 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         if (retention.isNegative()) {
             throw new IllegalArgumentException("retention must not be negative");
         }
+        if (orderKey != null && !orderKey.startsWith("/")) {
+            throw new IllegalArgumentException("orderKey must be a JSON pointer, starting with '/'");
+        }
+    }
+
+    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
+                  Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow,
+                  Duration retention, Destination destination, BackOfficeDestination backOffice) {
+        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, retention,
+                destination, backOffice, null);
     }
 
     public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
@@ -73,6 +85,23 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         this(name, provider, secrets, tolerance, settings, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRIES);
     }
 
+    /**
+     * The ordering key of a body: the string or number at {@link #orderKey()}, {@code null} when the source orders
+     * nothing, the value is missing or not a scalar, or the body is not JSON (such events are processed unordered).
+     * Keys longer than an event id are cut to that length: keys sharing their first 255 characters are then
+     * ordered as one, which costs parallelism, never order.
+     */
+    public String orderKeyOf(byte[] body) {
+        if (orderKey == null) {
+            return null;
+        }
+        String key = Provider.jsonValueAt(body, orderKey);
+        return key == null || key.length() <= MAX_ORDER_KEY_LENGTH ? key : key.substring(0, MAX_ORDER_KEY_LENGTH);
+    }
+
+    /** The longest order key stored as it is. */
+    static final int MAX_ORDER_KEY_LENGTH = 255;
+
     public Optional<String> setting(String key) {
         return Optional.ofNullable(settings.get(key));
     }
@@ -85,6 +114,7 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
                 + (bodyDedupWindow.isZero() ? "" : ", bodyDedupWindow=" + bodyDedupWindow.toSeconds() + "s")
                 + ", retention=" + (retention.isZero() ? "forever" : retention.toDays() + "d")
                 + (destination == null ? "" : ", destination=" + destination)
-                + (backOffice == null ? "" : ", backOffice=" + backOffice) + "]";
+                + (backOffice == null ? "" : ", backOffice=" + backOffice)
+                + (orderKey == null ? "" : ", orderKey=" + orderKey) + "]";
     }
 }

@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
  * {@code .secrets-file}, {@code .tolerance-seconds}, {@code .max-attempts}, {@code .retries},
  * {@code .body-dedup-window-seconds}, {@code .retention-days}. As environment variables: {@code HOOKSTILE_SOURCES},
  * {@code HOOKSTILE_SOURCES_<NAME>_PROVIDER}, {@code _SECRETS}, {@code _SECRETS_FILE}, {@code _TOLERANCE_SECONDS},
- * {@code _MAX_ATTEMPTS}, {@code _RETRIES}, {@code _BODY_DEDUP_WINDOW_SECONDS}, {@code _RETENTION_DAYS}.
+ * {@code _MAX_ATTEMPTS}, {@code _RETRIES}, {@code _BODY_DEDUP_WINDOW_SECONDS}, {@code _RETENTION_DAYS},
+ * {@code _ORDER_KEY}.
  *
  * <p>A source that is misconfigured fails the deployment: accepting webhooks we cannot verify would be worse than
  * not starting.
@@ -165,7 +166,20 @@ public class Sources {
         }
         return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts,
                 retries, Duration.ofSeconds(bodyWindowSeconds), retention(name, key, provider), destination(name, key),
-                backOffice(name, key));
+                backOffice(name, key), orderKey(name, key));
+    }
+
+    /** {@code .order-key}: a JSON pointer into the body, e.g. {@code /data/object/customer}. */
+    private String orderKey(String name, String key) {
+        Optional<String> pointer = config.getOptionalValue(key + "order-key", String.class).map(String::trim);
+        if (pointer.isEmpty() || pointer.get().isEmpty()) {
+            return null;
+        }
+        if (!pointer.get().startsWith("/")) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "order-key")
+                    + " must be a JSON pointer into the body, starting with '/' (e.g. /data/object/customer)");
+        }
+        return pointer.get();
     }
 
     /**

@@ -33,11 +33,11 @@ class EventMessageTest {
     void everyEventOfAMessageIsReadBackAsQueued() throws JMSException {
         byte[] binary = {0, (byte) 0xff, 10, 13, 0x7f};
         var queued = List.of(
-                new EventMessage.Outgoing("gh", "github", "id-1", "push", RECEIVED, "{\"x-github-event\":\"push\"}",
-                        "{\"a\":1}".getBytes(StandardCharsets.UTF_8)),
-                new EventMessage.Outgoing("pay", "stripe", "évt-2 ✓", "invoice.paid", RECEIVED.plusSeconds(1), "{}",
-                        binary),
-                new EventMessage.Outgoing("gh", "github", "id-3", "ping", RECEIVED, "{}", new byte[0]));
+                new EventMessage.Outgoing("gh", "github", "id-1", "push", null, RECEIVED,
+                        "{\"x-github-event\":\"push\"}", "{\"a\":1}".getBytes(StandardCharsets.UTF_8)),
+                new EventMessage.Outgoing("pay", "stripe", "évt-2 ✓", "invoice.paid", "cus_42 ✓", RECEIVED.plusSeconds(1),
+                        "{}", binary),
+                new EventMessage.Outgoing("gh", "github", "id-3", "ping", null, RECEIVED, "{}", new byte[0]));
 
         List<EventMessage.Received> read = EventMessage.receive(readable(EventMessage.create(SESSION, queued)));
 
@@ -49,6 +49,7 @@ class EventMessageTest {
             assertEquals(sent.provider(), got.event().provider());
             assertEquals(sent.eventId(), got.event().eventId());
             assertEquals(sent.type(), got.event().type());
+            assertEquals(sent.orderKey(), got.event().orderKey());
             assertEquals(sent.receivedAt(), got.event().receivedAt());
             assertEquals(sent.headersJson(), got.headersJson());
             assertArrayEquals(sent.body(), got.event().payload());
@@ -78,9 +79,32 @@ class EventMessageTest {
     }
 
     @Test
+    void aBatchOfTheFirstVersionWithoutOrderKeysIsStillRead() throws JMSException {
+        BytesMessage message = new ActiveMQBytesMessage();
+        message.writeUTF("gh");
+        message.writeUTF("github");
+        message.writeUTF("v1-1");
+        message.writeUTF("push");
+        message.writeLong(RECEIVED.toEpochMilli());
+        byte[] headers = "{}".getBytes(StandardCharsets.UTF_8);
+        message.writeInt(headers.length);
+        message.writeBytes(headers);
+        message.writeInt(3);
+        message.writeBytes(new byte[]{1, 2, 3});
+        message.setIntProperty(EventMessage.BATCH, 1);
+        message.setIntProperty(EventMessage.EVENTS, 1);
+
+        List<EventMessage.Received> read = EventMessage.receive(readable(message));
+
+        assertEquals("v1-1", read.get(0).event().eventId());
+        assertEquals(null, read.get(0).event().orderKey());
+        assertArrayEquals(new byte[]{1, 2, 3}, read.get(0).event().payload());
+    }
+
+    @Test
     void aBatchThatClaimsMoreEventsThanItHoldsIsUnreadable() throws JMSException {
         BytesMessage message = EventMessage.create(SESSION, List.of(new EventMessage.Outgoing("gh", "github", "id-1",
-                "push", RECEIVED, "{}", new byte[]{1, 2, 3})));
+                "push", null, RECEIVED, "{}", new byte[]{1, 2, 3})));
         message.setIntProperty(EventMessage.EVENTS, 2);
 
         BytesMessage cut = readable(message);

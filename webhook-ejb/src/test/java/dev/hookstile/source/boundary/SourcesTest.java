@@ -514,4 +514,41 @@ class SourcesTest {
         assertTrue(noSecret.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_SECRET"), noSecret.getMessage());
         assertTrue(notHttp.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_URL"), notHttp.getMessage());
     }
+
+    @Test
+    void readsTheOrderKeyOfEachEventFromTheBodyAtTheConfiguredPointer() {
+        Source source = sources(Map.of(
+                "hookstile.sources", "billing",
+                "hookstile.sources.billing.provider", "stripe",
+                "hookstile.sources.billing.secrets", "whsec_abc",
+                "hookstile.sources.billing.order-key", "/data/object/customer")).find("billing").orElseThrow();
+
+        assertEquals("cus_1", source.orderKeyOf(utf8("{\"data\":{\"object\":{\"customer\":\"cus_1\"}}}")));
+        assertEquals("42", source.orderKeyOf(utf8("{\"data\":{\"object\":{\"customer\":42}}}")), "a number");
+        assertEquals(null, source.orderKeyOf(utf8("{\"data\":{}}")), "no value: processed unordered");
+        assertEquals(null, source.orderKeyOf(utf8("not json")), "not JSON: processed unordered");
+        assertEquals(255, source.orderKeyOf(utf8("{\"data\":{\"object\":{\"customer\":\"" + "k".repeat(300)
+                + "\"}}}")).length(), "cut to the column's length");
+    }
+
+    @Test
+    void ordersNothingWithoutAnOrderKey() {
+        Source source = sources(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s")).find("gh").orElseThrow();
+
+        assertEquals(null, source.orderKeyOf(utf8("{\"customer\":\"c\"}")));
+    }
+
+    @Test
+    void rejectsAnOrderKeyThatIsNotAJsonPointer() {
+        var e = failure(Map.of(
+                "hookstile.sources", "gh",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "s",
+                "hookstile.sources.gh.order-key", "customer"));
+
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_GH_ORDER_KEY"), e.getMessage());
+    }
 }

@@ -80,7 +80,7 @@ class OperatorApiIT extends DeployedHookstile {
         assertEquals(200, response.statusCode(), response.body());
         assertEquals("application/json", response.headers().firstValue("Content-Type").orElse(""));
         Map<String, JsonObject> sources = sources(response);
-        assertEquals(List.of("bo", "fwd", "fwddown", "fx", "gh", "ghbody", "inhouse", "it", "pay", "quiet", "shop", "slack", "svix", "tw", "wa"),
+        assertEquals(List.of("bo", "fwd", "fwddown", "fx", "gh", "ghbody", "inhouse", "it", "ord", "pay", "quiet", "shop", "slack", "svix", "tw", "wa"),
                 sources.keySet().stream().sorted().toList(), "every source configured for the tests (webhook-war/pom.xml)");
         assertEquals("github", sources.get("gh").getString("provider"));
         assertEquals("standard-webhooks", sources.get("it").getString("provider"));
