@@ -26,7 +26,9 @@ import java.util.Map;
  * the body holds each event in turn as: {@code source}, {@code provider}, {@code eventId}, {@code eventType}
  * (each {@code writeUTF}), {@code orderKey} ({@code writeUTF}, empty for none; from version 2), {@code receivedAt}
  * (long, epoch milliseconds), the headers (a JSON object, signatures redacted; int length, then UTF-8 bytes) and the
- * raw request body (int length, then the bytes, byte for byte). Version 1, without the order key, is still read.
+ * raw request body (int length, then the bytes, byte for byte; from version 2 the length -1 instead when the body is
+ * the previous event's, as for the events of one Meta delivery: a message carries a shared body once). Version 1,
+ * without the order key and shared bodies, is still read.
  *
  * <p>Why several events in one message: the broker's cost is per message (a synced journal write, a dispatch, an
  * acknowledgement in a transaction), and so is the consumer's (a delivery, a transaction, a commit). Events that
@@ -55,6 +57,8 @@ public final class EventMessage {
     public static final String EVENTS = "hookstileEvents";
     static final int BATCH_VERSION = 2;
     private static final int BATCH_VERSION_WITHOUT_ORDER = 1;
+    /** In place of a body's length (version 2): the body of the event before it, which the message carries once. */
+    private static final int SAME_BODY = -1;
 
     private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
 
@@ -65,15 +69,23 @@ public final class EventMessage {
     public record Outgoing(String source, String provider, String eventId, String type, String orderKey,
                            Instant receivedAt, String headersJson, byte[] body) {
 
-        /** What it adds to a message, roughly: the size bound of a batch counts it. */
-        int size() {
-            return body.length + headersJson.length() + eventId.length() + type.length()
-                    + (orderKey == null ? 0 : orderKey.length()) + 64;
+        /**
+         * What it adds to a message after {@code previous}, roughly: the size bound of a batch counts it. The events
+         * of one delivery share its body, which a message carries once.
+         */
+        int size(Outgoing previous) {
+            return (sharesBodyWith(previous) ? 0 : body.length) + headersJson.length() + eventId.length()
+                    + type.length() + (orderKey == null ? 0 : orderKey.length()) + 64;
+        }
+
+        boolean sharesBodyWith(Outgoing previous) {
+            return previous != null && previous.body == body;
         }
     }
 
     static BytesMessage create(Session session, List<Outgoing> events) throws JMSException {
         BytesMessage message = session.createBytesMessage();
+        Outgoing previous = null;
         for (Outgoing event : events) {
             message.writeUTF(event.source());
             message.writeUTF(event.provider());
@@ -84,8 +96,13 @@ public final class EventMessage {
             byte[] headers = event.headersJson().getBytes(StandardCharsets.UTF_8);
             message.writeInt(headers.length);
             message.writeBytes(headers);
-            message.writeInt(event.body().length);
-            message.writeBytes(event.body());
+            if (event.sharesBodyWith(previous)) {
+                message.writeInt(SAME_BODY);
+            } else {
+                message.writeInt(event.body().length);
+                message.writeBytes(event.body());
+            }
+            previous = event;
         }
         message.setIntProperty(BATCH, BATCH_VERSION);
         message.setIntProperty(EVENTS, events.size());
@@ -130,7 +147,8 @@ public final class EventMessage {
             String orderKey = version == BATCH_VERSION_WITHOUT_ORDER ? "" : bytes.readUTF();
             Instant receivedAt = Instant.ofEpochMilli(bytes.readLong());
             String headersJson = new String(readBlock(bytes), StandardCharsets.UTF_8);
-            byte[] payload = readBlock(bytes);
+            byte[] previous = events.isEmpty() ? null : events.get(events.size() - 1).event().payload();
+            byte[] payload = version == BATCH_VERSION ? readBodyAfter(bytes, previous) : readBlock(bytes);
             events.add(new Received(new WebhookEvent(source, provider, eventId, type, receivedAt, deliveryCount,
                     parseHeaders(headersJson), payload, orderKey.isEmpty() ? null : orderKey, false), headersJson,
                     deliveryCount));
@@ -138,8 +156,16 @@ public final class EventMessage {
         return events;
     }
 
-    private static byte[] readBlock(BytesMessage message) throws JMSException {
+    private static byte[] readBodyAfter(BytesMessage message, byte[] previous) throws JMSException {
         int length = message.readInt();
+        return length == SAME_BODY && previous != null ? previous : readBlock(message, length);
+    }
+
+    private static byte[] readBlock(BytesMessage message) throws JMSException {
+        return readBlock(message, message.readInt());
+    }
+
+    private static byte[] readBlock(BytesMessage message, int length) throws JMSException {
         if (length < 0 || length > message.getBodyLength()) {
             throw new IllegalArgumentException("a block of " + length + " bytes in a message of "
                     + message.getBodyLength());

@@ -250,15 +250,16 @@ public class EventQueue {
             }
         }
         group.add(first);
-        int bytes = first.event().size();
+        int bytes = first.event().size(null);
         HandOff next;
         while (group.size() < maxEvents && (next = from.pollFirst()) != null) {
-            if (bytes + next.event().size() > MAX_BYTES) {
+            int size = next.event().size(group.get(group.size() - 1).event());
+            if (bytes + size > MAX_BYTES) {
                 from.offerFirst(next);
                 break;
             }
             group.add(next);
-            bytes += next.event().size();
+            bytes += size;
         }
         return true;
     }

@@ -51,8 +51,8 @@ public class Ingest {
 
     /**
      * The most events one delivery may carry (Meta batches; 1,000 is Meta's own documented batch limit). Each event
-     * is a message and a row of its own carrying the whole body, so a signed body of tiny items must not fan out
-     * into tens of thousands of them.
+     * is a row of its own carrying the whole body (the queue's messages carry a shared body once), so a signed body
+     * of tiny items must not fan out into tens of thousands of them.
      */
     @Inject
     @ConfigProperty(name = "hookstile.ingest.max-events-per-delivery", defaultValue = "1000")

@@ -59,6 +59,44 @@ class EventMessageTest {
     }
 
     @Test
+    void theEventsOfOneDeliveryCarryTheirSharedBodyOnce() throws JMSException {
+        byte[] body = new byte[10_000];
+        java.util.Arrays.fill(body, (byte) 'x');
+        var queued = List.of(
+                new EventMessage.Outgoing("wa", "meta", "m-1", "messages", null, RECEIVED, "{}", body),
+                new EventMessage.Outgoing("wa", "meta", "m-2", "messages", null, RECEIVED, "{}", body),
+                new EventMessage.Outgoing("wa", "meta", "m-3", "messages", null, RECEIVED, "{}", body));
+
+        BytesMessage message = readable(EventMessage.create(SESSION, queued));
+
+        assertEquals(true, message.getBodyLength() < 11_000, "one copy of the body: " + message.getBodyLength());
+        List<EventMessage.Received> read = EventMessage.receive(message);
+        assertEquals(List.of("m-1", "m-2", "m-3"), read.stream().map(r -> r.event().eventId()).toList());
+        read.forEach(r -> assertArrayEquals(body, r.event().payload()));
+        assertEquals(queued.get(0).size(null) - body.length, queued.get(1).size(queued.get(0)),
+                "a shared body counts once toward the message's size");
+    }
+
+    @Test
+    void aSharedBodyWithNothingBeforeItIsRefused() throws JMSException {
+        BytesMessage message = new ActiveMQBytesMessage();
+        message.writeUTF("wa");
+        message.writeUTF("meta");
+        message.writeUTF("m-1");
+        message.writeUTF("messages");
+        message.writeUTF("");
+        message.writeLong(RECEIVED.toEpochMilli());
+        message.writeInt(2);
+        message.writeBytes("{}".getBytes(StandardCharsets.UTF_8));
+        message.writeInt(-1);
+        message.setIntProperty(EventMessage.BATCH, 2);
+        message.setIntProperty(EventMessage.EVENTS, 1);
+
+        BytesMessage hostile = readable(message);
+        assertThrows(IllegalArgumentException.class, () -> EventMessage.receive(hostile));
+    }
+
+    @Test
     void aMessageOfTheEarlierFormatIsStillRead() throws JMSException {
         BytesMessage message = new ActiveMQBytesMessage();
         message.writeBytes("{\"b\":2}".getBytes(StandardCharsets.UTF_8));

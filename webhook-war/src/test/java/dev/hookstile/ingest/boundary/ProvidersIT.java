@@ -6,7 +6,10 @@ import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
 import java.util.TreeMap;
 import java.util.UUID;
 
@@ -87,6 +90,11 @@ class ProvidersIT extends DeployedHookstile {
         assertEquals(2, Webhooks.json(response.body()).getJsonArray("events").size(), response.body());
         assertProcessedOnce("wa", first, "messages.message");
         assertProcessedOnce("wa", second, "messages.message");
+        // The two events traveled in one message carrying the body once: each still has all of it.
+        for (String id : List.of(first, second)) {
+            assertEquals(body, new String(Base64.getDecoder().decode(webhooks.recorded("wa", id).getString("payload")),
+                    StandardCharsets.UTF_8));
+        }
         assertEquals(200, webhooks.send(webhooks.meta(body)).statusCode(), "the whole batch again is a duplicate");
     }
 
