@@ -68,6 +68,21 @@ public class Replays {
      */
     @Transactional(rollbackOn = Exception.class)
     public Result replay(String source, String eventId, String idempotencyKey) throws HandOffFailure {
+        return queueAgain(source, eventId, idempotencyKey, Instant.now().minus(LOST_REPLAY));
+    }
+
+    /**
+     * Queues again an event a replay left {@code received} before {@code before}, whose message may be lost (see
+     * {@link LostReplays}); a finished event is queued again as by {@link #replay}. A second message for an event
+     * whose first was not lost is harmless: only one delivery can claim it.
+     */
+    @Transactional(rollbackOn = Exception.class)
+    public Result requeueLost(String source, String eventId, Instant before) throws HandOffFailure {
+        return queueAgain(source, eventId, null, before);
+    }
+
+    private Result queueAgain(String source, String eventId, String idempotencyKey, Instant lostBefore)
+            throws HandOffFailure {
         if (idempotencyKey != null) {
             @SuppressWarnings("unchecked")
             java.util.List<Object[]> earlier = em.createNativeQuery(FIND_KEY)
@@ -87,7 +102,7 @@ public class Replays {
                 .setParameter(1, Timestamp.from(now))
                 .setParameter(2, source)
                 .setParameter(3, eventId)
-                .setParameter(4, Timestamp.from(now.minus(LOST_REPLAY)))
+                .setParameter(4, Timestamp.from(lostBefore))
                 .executeUpdate();
         if (requeued == 0) {
             return Result.ALREADY_QUEUED;
