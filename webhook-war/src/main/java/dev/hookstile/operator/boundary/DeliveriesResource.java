@@ -6,8 +6,7 @@ import dev.hookstile.outbox.boundary.DeliveryQuery;
 import dev.hookstile.platform.boundary.Problems;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonObjectBuilder;
-import jakarta.json.spi.JsonProvider;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -29,8 +28,6 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class DeliveriesResource {
 
-    private static final JsonProvider JSON = JsonProvider.provider();
-
     @Inject
     Deliveries deliveries;
 
@@ -50,13 +47,8 @@ public class DeliveriesResource {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/deliveries").build();
         }
         List<Delivery> page = deliveries.list(query);
-        var items = JSON.createArrayBuilder();
-        page.forEach(delivery -> items.add(json(delivery)));
-        var body = JSON.createObjectBuilder().add("deliveries", items);
-        if (page.size() == query.limit()) {
-            body.add("next", Long.toString(page.get(page.size() - 1).id()));
-        }
-        return Response.ok(body.build().toString()).build();
+        String next = page.size() == query.limit() ? Long.toString(page.get(page.size() - 1).id()) : null;
+        return Response.ok(new Page(page.stream().map(View::of).toList(), next)).build();
     }
 
     @GET
@@ -64,7 +56,7 @@ public class DeliveriesResource {
     public Response detail(@PathParam("id") String id) {
         Long key = id(id);
         return key == null ? notFound(id) : deliveries.find(key)
-                .map(delivery -> Response.ok(json(delivery).build().toString()).build())
+                .map(delivery -> Response.ok(View.of(delivery)).build())
                 .orElseGet(() -> notFound(id));
     }
 
@@ -76,8 +68,7 @@ public class DeliveriesResource {
             return notFound(id);
         }
         return switch (deliveries.replay(key, Instant.now())) {
-            case QUEUED -> Response.accepted(JSON.createObjectBuilder()
-                    .add("status", "pending").add("id", key).build().toString()).build();
+            case QUEUED -> Response.accepted(new Pending("pending", key)).build();
             case ALREADY_PENDING -> Problems.of(409, "already-pending", "Already pending",
                     "the delivery is pending: the relay sends it; replay it once it is delivered or dead",
                     "/api/deliveries/" + key + "/replay").build();
@@ -85,31 +76,36 @@ public class DeliveriesResource {
         };
     }
 
-    private static JsonObjectBuilder json(Delivery delivery) {
-        var json = JSON.createObjectBuilder()
-                .add("id", delivery.id())
-                .add("source", delivery.source())
-                .add("eventId", delivery.eventId())
-                .add("destination", delivery.destination())
-                .add("status", delivery.status())
-                .add("attempts", delivery.attempts())
-                .add("createdAt", delivery.createdAt().toString());
-        if (delivery.effect() > 0) {
-            json.add("effect", delivery.effect());
+    /** A page of {@code GET /api/deliveries}; {@code next} is the cursor of the following page, absent on the last. */
+    @JsonbPropertyOrder({"deliveries", "next"})
+    public record Page(List<View> deliveries, String next) {
+    }
+
+    /**
+     * One delivery. {@code effect} only for a handler's effect (n of the event, from 1), {@code nextAttemptAt} only
+     * while pending; absent values are left out.
+     */
+    @JsonbPropertyOrder({"id", "source", "eventId", "destination", "status", "attempts", "createdAt", "effect", "type",
+            "nextAttemptAt", "deliveredAt", "lastError"})
+    public record View(long id, String source, String eventId, String destination, String status, int attempts,
+                       String createdAt, Integer effect, String type, String nextAttemptAt, String deliveredAt,
+                       String lastError) {
+
+        static View of(Delivery delivery) {
+            return new View(delivery.id(), delivery.source(), delivery.eventId(), delivery.destination(),
+                    delivery.status(), delivery.attempts(), delivery.createdAt().toString(),
+                    delivery.effect() > 0 ? delivery.effect() : null, delivery.type(),
+                    "pending".equals(delivery.status()) ? text(delivery.nextAttemptAt()) : null,
+                    text(delivery.deliveredAt()), delivery.lastError());
         }
-        if (delivery.type() != null) {
-            json.add("type", delivery.type());
+
+        private static String text(Instant time) {
+            return time == null ? null : time.toString();
         }
-        if ("pending".equals(delivery.status()) && delivery.nextAttemptAt() != null) {
-            json.add("nextAttemptAt", delivery.nextAttemptAt().toString());
-        }
-        if (delivery.deliveredAt() != null) {
-            json.add("deliveredAt", delivery.deliveredAt().toString());
-        }
-        if (delivery.lastError() != null) {
-            json.add("lastError", delivery.lastError());
-        }
-        return json;
+    }
+
+    /** The answer to a replay: the delivery is pending again. */
+    public record Pending(String status, long id) {
     }
 
     /** A delivery id, or {@code null} for anything that cannot be one. */

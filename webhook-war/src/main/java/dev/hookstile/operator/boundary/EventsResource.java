@@ -10,7 +10,8 @@ import dev.hookstile.platform.boundary.Problems;
 import dev.hookstile.replay.boundary.Replays;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.json.spi.JsonProvider;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -62,13 +63,8 @@ public class EventsResource {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/events").build();
         }
         List<EventSummary> page = events.list(query);
-        var items = JSON.createArrayBuilder();
-        page.forEach(event -> items.add(summary(event)));
-        var body = JSON.createObjectBuilder().add("events", items);
-        if (page.size() == query.limit()) {
-            body.add("next", EventQuery.Position.of(page.get(page.size() - 1)).encode());
-        }
-        return Response.ok(body.build().toString()).build();
+        String next = page.size() == query.limit() ? EventQuery.Position.of(page.get(page.size() - 1)).encode() : null;
+        return Response.ok(new Page(page.stream().map(Summary::of).toList(), next)).build();
     }
 
     @GET
@@ -78,7 +74,7 @@ public class EventsResource {
             return notFound(source, eventId);
         }
         return events.find(source, eventId)
-                .map(event -> Response.ok(detail(event, events.history(source, eventId)).build().toString()).build())
+                .map(event -> Response.ok(Detail.of(event, events.history(source, eventId))).build())
                 .orElseGet(() -> notFound(source, eventId));
     }
 
@@ -98,9 +94,7 @@ public class EventsResource {
         try {
             return switch (replays.replay(source, eventId, idempotencyKey)) {
                 // The same answer for a retried request as for the first: the replay it asked for is under way.
-                case QUEUED, QUEUED_BEFORE -> Response.accepted(JSON.createObjectBuilder()
-                        .add("status", "queued").add("source", source).add("eventId", eventId)
-                        .build().toString()).build();
+                case QUEUED, QUEUED_BEFORE -> Response.accepted(new Queued("queued", source, eventId)).build();
                 case KEY_REUSED -> Problems.of(422, "idempotency-key-reused", "Idempotency key reused",
                         "this Idempotency-Key was used to replay another event", instance).build();
                 case ALREADY_QUEUED -> Problems.of(409, "already-queued", "Already queued",
@@ -114,57 +108,64 @@ public class EventsResource {
         }
     }
 
-    static JsonObjectBuilder summary(EventSummary event) {
-        var json = JSON.createObjectBuilder()
-                .add("source", event.source())
-                .add("eventId", event.eventId())
-                .add("provider", event.provider())
-                .add("type", event.type())
-                .add("status", event.status().column())
-                .add("attempts", event.attempts())
-                .add("receivedAt", event.receivedAt().toInstant().toString());
-        addTime(json, "processedAt", event.processedAt());
-        if (event.lastError() != null) {
-            json.add("lastError", event.lastError());
-        }
-        return json;
+    /** A page of {@code GET /api/events}; {@code next} is the cursor of the following page, absent on the last. */
+    @JsonbPropertyOrder({"events", "next"})
+    public record Page(List<Summary> events, String next) {
     }
 
-    private static JsonObjectBuilder detail(ReceivedEvent event, List<EventAttempt> history) {
-        var json = summary(new EventSummary(event.getSource(), event.getEventId(), event.getProvider(),
-                event.getType(), event.getStatus(), event.getAttempts(), event.getReceivedAt(),
-                event.getProcessedAt(), event.getLastError()));
-        addTime(json, "updatedAt", event.getUpdatedAt());
-        try (var reader = JSON.createReader(new StringReader(event.getHeaders()))) {
-            json.add("headers", reader.readObject());
+    /** One event in a list. Times are ISO-8601 instants; absent values are left out. */
+    @JsonbPropertyOrder({"source", "eventId", "provider", "type", "status", "attempts", "receivedAt", "processedAt",
+            "lastError"})
+    public record Summary(String source, String eventId, String provider, String type, String status, int attempts,
+                          String receivedAt, String processedAt, String lastError) {
+
+        static Summary of(EventSummary event) {
+            return new Summary(event.source(), event.eventId(), event.provider(), event.type(),
+                    event.status().column(), event.attempts(), instant(event.receivedAt()),
+                    instant(event.processedAt()), event.lastError());
         }
-        byte[] payload = event.getPayload();
-        json.add("payloadBase64", Base64.getEncoder().encodeToString(payload));
-        String text = utf8OrNull(payload);
-        if (text != null) {
-            json.add("payload", text);
-        }
-        var attempts = JSON.createArrayBuilder();
-        for (EventAttempt attempt : history) {
-            var line = JSON.createObjectBuilder()
-                    .add("attempt", attempt.getAttempt())
-                    .add("outcome", attempt.getOutcome())
-                    .add("at", attempt.getAt().toInstant().toString());
-            if (attempt.getFailure() != null) {
-                line.add("failure", attempt.getFailure());
-            }
-            if (attempt.getError() != null) {
-                line.add("error", attempt.getError());
-            }
-            attempts.add(line);
-        }
-        return json.add("history", attempts);
     }
 
-    private static void addTime(JsonObjectBuilder json, String name, OffsetDateTime time) {
-        if (time != null) {
-            json.add(name, time.toInstant().toString());
+    /**
+     * One event whole: its summary's fields, the retained headers, the payload (base64 always, as text too when it is
+     * UTF-8) and every attempt.
+     */
+    @JsonbPropertyOrder({"source", "eventId", "provider", "type", "status", "attempts", "receivedAt", "processedAt",
+            "lastError", "updatedAt", "headers", "payloadBase64", "payload", "history"})
+    public record Detail(String source, String eventId, String provider, String type, String status, int attempts,
+                         String receivedAt, String processedAt, String lastError, String updatedAt, JsonObject headers,
+                         String payloadBase64, String payload, List<Attempt> history) {
+
+        static Detail of(ReceivedEvent event, List<EventAttempt> history) {
+            byte[] body = event.getPayload();
+            JsonObject headers;
+            try (var reader = JSON.createReader(new StringReader(event.getHeaders()))) {
+                headers = reader.readObject();
+            }
+            return new Detail(event.getSource(), event.getEventId(), event.getProvider(), event.getType(),
+                    event.getStatus().column(), event.getAttempts(), instant(event.getReceivedAt()),
+                    instant(event.getProcessedAt()), event.getLastError(), instant(event.getUpdatedAt()), headers,
+                    Base64.getEncoder().encodeToString(body), utf8OrNull(body),
+                    history.stream().map(Attempt::of).toList());
         }
+    }
+
+    /** One line of an event's history. */
+    @JsonbPropertyOrder({"attempt", "outcome", "at", "failure", "error"})
+    public record Attempt(int attempt, String outcome, String at, String failure, String error) {
+
+        static Attempt of(EventAttempt attempt) {
+            return new Attempt(attempt.getAttempt(), attempt.getOutcome(), instant(attempt.getAt()),
+                    attempt.getFailure(), attempt.getError());
+        }
+    }
+
+    /** The answer to a replay that queued the event (or had queued it, for a retried request with its key). */
+    public record Queued(String status, String source, String eventId) {
+    }
+
+    private static String instant(OffsetDateTime time) {
+        return time == null ? null : time.toInstant().toString();
     }
 
     private static String utf8OrNull(byte[] payload) {

@@ -8,8 +8,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.json.spi.JsonProvider;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -67,7 +67,7 @@ public class ReplaysResource {
             return Problems.of(400, "invalid-request", "Invalid request", e.getMessage(), "/api/replays").build();
         }
         ReplayJob job = jobs.start(filter, requestId);
-        return Response.accepted(json(job).build().toString())
+        return Response.accepted(Progress.of(job))
                 .header("Location", "/api/replays/" + job.getId()).build();
     }
 
@@ -79,28 +79,25 @@ public class ReplaysResource {
                     "/api/replays").build();
         }
         return jobs.find(id)
-                .map(job -> Response.ok(json(job).build().toString()).build())
+                .map(job -> Response.ok(Progress.of(job)).build())
                 .orElseGet(() -> Problems.of(404, "replay-not-found", "Replay not found",
                         "no replay job " + id, "/api/replays/" + id).build());
     }
 
-    private static JsonObjectBuilder json(ReplayJob job) {
-        var json = JSON.createObjectBuilder()
-                .add("id", job.getId())
-                .add("status", job.getStatus().column())
-                .add("matched", job.getMatched())
-                .add("queued", job.getQueued())
-                .add("createdAt", job.getCreatedAt().toInstant().toString());
-        try (var reader = JSON.createReader(new StringReader(job.getFilter()))) {
-            json.add("filter", reader.readObject());
+    /** A bulk replay's progress: the filter it was started with, how many events matched, how many are queued. */
+    @JsonbPropertyOrder({"id", "status", "matched", "queued", "createdAt", "filter", "finishedAt", "error"})
+    public record Progress(String id, String status, int matched, int queued, String createdAt, JsonObject filter,
+                           String finishedAt, String error) {
+
+        static Progress of(ReplayJob job) {
+            JsonObject filter;
+            try (var reader = JSON.createReader(new StringReader(job.getFilter()))) {
+                filter = reader.readObject();
+            }
+            return new Progress(job.getId(), job.getStatus().column(), job.getMatched(), job.getQueued(),
+                    job.getCreatedAt().toInstant().toString(), filter,
+                    job.getFinishedAt() == null ? null : job.getFinishedAt().toInstant().toString(), job.getError());
         }
-        if (job.getFinishedAt() != null) {
-            json.add("finishedAt", job.getFinishedAt().toInstant().toString());
-        }
-        if (job.getError() != null) {
-            json.add("error", job.getError());
-        }
-        return json;
     }
 
     private static String text(JsonObject request, String name) {

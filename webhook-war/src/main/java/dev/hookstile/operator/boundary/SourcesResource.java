@@ -2,13 +2,11 @@ package dev.hookstile.operator.boundary;
 
 import dev.hookstile.dedup.boundary.EventCounts;
 import dev.hookstile.dedup.entity.EventStatus;
-import dev.hookstile.platform.boundary.Problems;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonObjectBuilder;
-import jakarta.json.spi.JsonProvider;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -16,6 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,9 +27,6 @@ import java.util.Map;
 @ApplicationScoped
 public class SourcesResource {
 
-    // Json.createObjectBuilder() looks the provider up through the ServiceLoader on every call: resolve it once.
-    private static final JsonProvider JSON = JsonProvider.provider();
-
     @Inject
     Sources sources;
 
@@ -40,17 +36,27 @@ public class SourcesResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response list() {
-        // A failing database answers 503 through DatabaseProblems, like every operator endpoint.
+        // A failing database answers 503 through ServerProblems, like every operator endpoint.
         Map<String, Map<String, Long>> counts = eventCounts.bySourceAndStatus();
-        var list = JSON.createArrayBuilder();
-        for (Source source : sources.all()) {
-            list.add(json(source, counts.getOrDefault(source.name(), Map.of())));
-        }
-        return Response.ok(JSON.createObjectBuilder().add("sources", list).build().toString(),
-                MediaType.APPLICATION_JSON_TYPE).build();
+        return Response.ok(new Listing(sources.all().stream()
+                .map(source -> View.of(source, counts.getOrDefault(source.name(), Map.of()))).toList())).build();
     }
 
-    private static JsonObjectBuilder json(Source source, Map<String, Long> counted) {
+    /** {@code GET /api/sources}. */
+    public record Listing(List<View> sources) {
+    }
+
+    /** A source: never its secrets, only how many there are; its events counted by status. */
+    @JsonbPropertyOrder({"name", "provider", "toleranceSeconds", "secretCount", "events"})
+    public record View(String name, String provider, long toleranceSeconds, int secretCount, Map<String, Long> events) {
+
+        static View of(Source source, Map<String, Long> counted) {
+            return new View(source.name(), source.provider().name(), source.tolerance().toSeconds(),
+                    source.secrets().size(), byStatus(counted));
+        }
+    }
+
+    private static Map<String, Long> byStatus(Map<String, Long> counted) {
         // Every status this version knows, zeros included, so a client never has to guess whether a missing key
         // means none; then any other status found in the table, so nothing recorded goes uncounted.
         Map<String, Long> byStatus = new LinkedHashMap<>();
@@ -58,13 +64,6 @@ public class SourcesResource {
             byStatus.put(status.column(), 0L);
         }
         byStatus.putAll(counted);
-        var events = JSON.createObjectBuilder();
-        byStatus.forEach(events::add);
-        return JSON.createObjectBuilder()
-                .add("name", source.name())
-                .add("provider", source.provider().name())
-                .add("toleranceSeconds", source.tolerance().toSeconds())
-                .add("secretCount", source.secrets().size())
-                .add("events", events);
+        return byStatus;
     }
 }
