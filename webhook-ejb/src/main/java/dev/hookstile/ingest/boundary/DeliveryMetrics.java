@@ -16,8 +16,8 @@ import java.util.Map;
 
 /**
  * Counts what ingest answers, for {@code GET /metrics?scope=application}: refused deliveries by reason
- * ({@code hookstile_deliveries_rejected_total{reason="invalid-signature"}}), accepted and duplicate events, and the
- * messages that carried the accepted ones to the queue.
+ * ({@code hookstile_deliveries_rejected_total{reason="invalid-signature"}}), accepted and duplicate events. The
+ * messages that carried the accepted ones to the queue are the queue's count ({@code EventQueue}).
  *
  * <p>Tags come only from a fixed set (the rejection reasons), never from the request: a hostile sender must not be
  * able to create a metric per made-up source name. The counters are resolved once, so counting is a field read and
@@ -32,7 +32,6 @@ public class DeliveryMetrics {
     private final Map<Rejection, Counter> rejected = new EnumMap<>(Rejection.class);
     private Counter accepted;
     private Counter duplicate;
-    private Counter messages;
 
     /** Registered at deployment, so the counters are at 0 before the first delivery rather than absent. */
     void eager(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
@@ -50,17 +49,10 @@ public class DeliveryMetrics {
                 .withDescription("Events queued durably for processing").build());
         duplicate = registry.counter(Metadata.builder().withName("hookstile.events.duplicate")
                 .withDescription("Events answered as duplicates at ingest, not queued again").build());
-        messages = registry.counter(Metadata.builder().withName("hookstile.queue.messages")
-                .withDescription("Messages ingest sent to the queue; accepted events divided by it is how many "
-                        + "travel together").build());
     }
 
     public void rejected(Rejection reason) {
         rejected.get(reason).inc();
-    }
-
-    void sent() {
-        messages.inc();
     }
 
     void received(Receipt receipt) {

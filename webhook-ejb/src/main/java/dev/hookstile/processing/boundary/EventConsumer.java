@@ -1,8 +1,8 @@
 package dev.hookstile.processing.boundary;
 
-import dev.hookstile.ingest.boundary.EventMessage;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.processing.control.EventProcessor;
+import dev.hookstile.queue.boundary.EventMessage;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;

@@ -2,7 +2,7 @@ package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.entity.EventStatus;
-import dev.hookstile.ingest.boundary.EventMessage;
+import dev.hookstile.queue.boundary.EventMessage;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;

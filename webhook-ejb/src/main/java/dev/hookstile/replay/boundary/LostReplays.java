@@ -1,7 +1,7 @@
 package dev.hookstile.replay.boundary;
 
-import dev.hookstile.ingest.boundary.HandOffFailure;
 import dev.hookstile.platform.boundary.SchemaMigration;
+import dev.hookstile.queue.boundary.HandOffFailure;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;

@@ -1,9 +1,9 @@
 package dev.hookstile.replay.boundary;
 
 import dev.hookstile.dedup.entity.ReceivedEvent;
-import dev.hookstile.ingest.boundary.EventMessage;
-import dev.hookstile.ingest.boundary.EventQueue;
-import dev.hookstile.ingest.boundary.HandOffFailure;
+import dev.hookstile.queue.boundary.EventMessage;
+import dev.hookstile.queue.boundary.EventQueue;
+import dev.hookstile.queue.boundary.HandOffFailure;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,7 +1,7 @@
 package dev.hookstile.health.boundary;
 
-import dev.hookstile.ingest.boundary.EventQueue;
 import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.queue.boundary.EventQueue;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;

@@ -1,12 +1,12 @@
 package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
-import dev.hookstile.ingest.boundary.HandOffFailure;
 import dev.hookstile.ingest.boundary.Ingest;
 import dev.hookstile.ingest.boundary.Receipt;
 import dev.hookstile.platform.boundary.Problems;
 import dev.hookstile.provider.boundary.Answer;
 import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.queue.boundary.HandOffFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.spi.JsonProvider;

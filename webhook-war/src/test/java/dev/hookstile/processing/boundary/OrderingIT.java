@@ -1,9 +1,9 @@
 package dev.hookstile.processing.boundary;
 
-import dev.hookstile.ingest.boundary.EventMessage;
-import dev.hookstile.ingest.boundary.EventQueue;
 import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.Webhooks;
+import dev.hookstile.queue.boundary.EventMessage;
+import dev.hookstile.queue.boundary.EventQueue;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.hookstile.ingest.boundary;
+package dev.hookstile.queue.boundary;
 
 import dev.hookstile.api.WebhookEvent;
 import jakarta.jms.BytesMessage;
@@ -109,7 +109,8 @@ public final class EventMessage {
         return message;
     }
 
-    static String headersJson(Map<String, String> headers) {
+    /** The headers an event keeps, as the JSON object the message and the event's record carry. */
+    public static String headersJson(Map<String, String> headers) {
         var json = JSON.createObjectBuilder();
         headers.forEach(json::add);
         return json.build().toString();

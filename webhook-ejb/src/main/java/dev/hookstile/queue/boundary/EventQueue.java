@@ -1,8 +1,9 @@
-package dev.hookstile.ingest.boundary;
+package dev.hookstile.queue.boundary;
 
 import dev.hookstile.dedup.boundary.DuplicateLookup;
-import dev.hookstile.ingest.boundary.EventMessage.Outgoing;
 import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.queue.boundary.EventMessage.Outgoing;
+import dev.hookstile.queue.control.SentMessages;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -76,7 +77,7 @@ public class EventQueue {
     DuplicateLookup duplicates;
 
     @Inject
-    DeliveryMetrics metrics;
+    SentMessages messages;
 
     @Inject
     ManagedThreadFactory threads;
@@ -286,7 +287,7 @@ public class EventQueue {
             part.getValue().forEach(handOff -> events.add(handOff.event()));
             try {
                 sendNow(part.getKey(), events);
-                metrics.sent();
+                messages.sent();
             } catch (HandOffFailure e) {
                 part.getValue().forEach(handOff -> handOff.result().completeExceptionally(
                         e.getCause() == null ? e : e.getCause()));

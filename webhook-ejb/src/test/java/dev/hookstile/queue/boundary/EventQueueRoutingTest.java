@@ -1,4 +1,4 @@
-package dev.hookstile.ingest.boundary;
+package dev.hookstile.queue.boundary;
 
 import dev.hookstile.platform.boundary.ContainerResources;
 import org.junit.jupiter.api.Test;

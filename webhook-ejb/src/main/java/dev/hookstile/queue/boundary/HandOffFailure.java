@@ -1,4 +1,4 @@
-package dev.hookstile.ingest.boundary;
+package dev.hookstile.queue.boundary;
 
 /** The event could not be made durable (the broker is unreachable): the sender must retry, so never answer 2xx. */
 public class HandOffFailure extends Exception {

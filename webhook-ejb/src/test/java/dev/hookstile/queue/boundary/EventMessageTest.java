@@ -1,4 +1,4 @@
-package dev.hookstile.ingest.boundary;
+package dev.hookstile.queue.boundary;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
