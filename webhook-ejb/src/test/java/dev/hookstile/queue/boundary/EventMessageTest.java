@@ -79,13 +79,7 @@ class EventMessageTest {
 
     @Test
     void aSharedBodyWithNothingBeforeItIsRefused() throws JMSException {
-        BytesMessage message = new ActiveMQBytesMessage();
-        message.writeUTF("wa");
-        message.writeUTF("meta");
-        message.writeUTF("m-1");
-        message.writeUTF("messages");
-        message.writeUTF("");
-        message.writeLong(RECEIVED.toEpochMilli());
+        BytesMessage message = eventHead("wa", "meta", "m-1", "messages", "");
         message.writeInt(2);
         message.writeBytes("{}".getBytes(StandardCharsets.UTF_8));
         message.writeInt(-1);
@@ -118,12 +112,7 @@ class EventMessageTest {
 
     @Test
     void aBatchOfTheFirstVersionWithoutOrderKeysIsStillRead() throws JMSException {
-        BytesMessage message = new ActiveMQBytesMessage();
-        message.writeUTF("gh");
-        message.writeUTF("github");
-        message.writeUTF("v1-1");
-        message.writeUTF("push");
-        message.writeLong(RECEIVED.toEpochMilli());
+        BytesMessage message = eventHead("gh", "github", "v1-1", "push", null);
         byte[] headers = "{}".getBytes(StandardCharsets.UTF_8);
         message.writeInt(headers.length);
         message.writeBytes(headers);
@@ -151,18 +140,31 @@ class EventMessageTest {
 
     @Test
     void aBlockLongerThanTheMessageIsRefusedBeforeAnythingIsAllocated() throws JMSException {
-        BytesMessage message = new ActiveMQBytesMessage();
-        message.writeUTF("gh");
-        message.writeUTF("github");
-        message.writeUTF("id-1");
-        message.writeUTF("push");
-        message.writeLong(RECEIVED.toEpochMilli());
+        BytesMessage message = eventHead("gh", "github", "id-1", "push", null);
         message.writeInt(Integer.MAX_VALUE);
         message.setIntProperty(EventMessage.BATCH, 1);
         message.setIntProperty(EventMessage.EVENTS, 1);
 
         BytesMessage hostile = readable(message);
         assertThrows(IllegalArgumentException.class, () -> EventMessage.receive(hostile));
+    }
+
+    /**
+     * A message written by hand up to an event's headers: its names, then the order key when given (version 2; none
+     * for version 1), then the receive time.
+     */
+    private static BytesMessage eventHead(String source, String provider, String eventId, String type,
+                                          String orderKey) throws JMSException {
+        BytesMessage message = new ActiveMQBytesMessage();
+        message.writeUTF(source);
+        message.writeUTF(provider);
+        message.writeUTF(eventId);
+        message.writeUTF(type);
+        if (orderKey != null) {
+            message.writeUTF(orderKey);
+        }
+        message.writeLong(RECEIVED.toEpochMilli());
+        return message;
     }
 
     private static BytesMessage readable(BytesMessage written) throws JMSException {
