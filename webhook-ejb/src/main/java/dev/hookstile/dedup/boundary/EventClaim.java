@@ -2,6 +2,7 @@ package dev.hookstile.dedup.boundary;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.dedup.entity.EventAttempt;
+import dev.hookstile.dedup.entity.EventBody;
 import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,7 +18,9 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The dedup claim and the event's recorded state. Everything runs in the caller's JTA transaction: the claim row,
@@ -33,6 +36,9 @@ import java.util.Optional;
 @ApplicationScoped
 public class EventClaim {
 
+    /** A null of a binary column: PostgreSQL does not take a text null for it. */
+    private static final Object NO_BYTES = new Object();
+
     @Inject
     EntityManager em;
 
@@ -40,16 +46,23 @@ public class EventClaim {
      * Claims an event never recorded before, with the status it will have if the transaction commits.
      * {@code false} when the row exists: another delivery owns it (committed, or still in flight; PostgreSQL then
      * waits for that transaction before answering).
+     *
+     * @param bodyDigest the digest of its body stored shared ({@link #storeBodies}), or {@code null}: its own copy
      */
-    public boolean claimNew(WebhookEvent event, String headersJson, EventStatus status, Instant now) {
+    public boolean claimNew(WebhookEvent event, String headersJson, String bodyDigest, EventStatus status,
+                            Instant now) {
         Timestamp at = Timestamp.from(now);
         return update(ReceivedEvent.CLAIM, event.source(), event.eventId(), event.provider(), event.type(),
                 status.column(), event.attempt(), Timestamp.from(event.receivedAt()), at, at, headersJson,
-                event.payload()) == 1;
+                ownPayload(event, bodyDigest), bodyDigest) == 1;
     }
 
-    /** A new event to claim with others, and the status it will have if the transaction commits. */
-    public record NewClaim(WebhookEvent event, String headersJson, EventStatus status) {
+    /**
+     * A new event to claim with others, and the status it will have if the transaction commits.
+     *
+     * @param bodyDigest as for {@link #claimNew(WebhookEvent, String, String, EventStatus, Instant)}
+     */
+    public record NewClaim(WebhookEvent event, String headersJson, String bodyDigest, EventStatus status) {
     }
 
     /**
@@ -67,7 +80,7 @@ public class EventClaim {
             WebhookEvent event = claim.event();
             rows.add(new Object[]{event.source(), event.eventId(), event.provider(), event.type(),
                     claim.status().column(), event.attempt(), Timestamp.from(event.receivedAt()), at, at,
-                    claim.headersJson(), event.payload()});
+                    claim.headersJson(), ownPayload(event, claim.bodyDigest()), claim.bodyDigest()});
         }
         int[] counts = updateAll(ReceivedEvent.CLAIM, rows);
         boolean[] claimed = new boolean[counts.length];
@@ -78,6 +91,27 @@ public class EventClaim {
             claimed[i] = counts[i] == 1;
         }
         return claimed;
+    }
+
+    /**
+     * Stores bodies that events of one delivery share, each once, unless stored already: before the claims that
+     * refer to them. In digest order, so that transactions storing the same bodies wait for each other in one order.
+     *
+     * @param bodies each body by its digest ({@link EventBody#digestOf})
+     */
+    public void storeBodies(Map<String, byte[]> bodies, Instant now) {
+        if (bodies.isEmpty()) {
+            return;
+        }
+        Timestamp at = Timestamp.from(now);
+        var rows = new ArrayList<Object[]>(bodies.size());
+        new TreeMap<>(bodies).forEach((digest, body) -> rows.add(new Object[]{digest, body, at}));
+        updateAll(EventBody.STORE, rows);
+    }
+
+    /** The payload column: the event's body, unless the row refers to a body stored shared. */
+    private static Object ownPayload(WebhookEvent event, String bodyDigest) {
+        return bodyDigest == null ? event.payload() : NO_BYTES;
     }
 
     /** A line of an event's history, to be added with others. */
@@ -130,11 +164,11 @@ public class EventClaim {
     }
 
     /** Records a failure of an event never recorded before; {@code false} if a concurrent delivery recorded it. */
-    public boolean insertFailure(WebhookEvent event, String headersJson, EventStatus status, int attempts,
-                                 String error, Instant now) {
+    public boolean insertFailure(WebhookEvent event, String headersJson, String bodyDigest, EventStatus status,
+                                 int attempts, String error, Instant now) {
         return update(ReceivedEvent.RECORD_FAILURE, event.source(), event.eventId(), event.provider(), event.type(),
                 status.column(), attempts, Timestamp.from(event.receivedAt()), Timestamp.from(now), error,
-                headersJson, event.payload()) == 1;
+                headersJson, ownPayload(event, bodyDigest), bodyDigest) == 1;
     }
 
     /**
@@ -205,6 +239,8 @@ public class EventClaim {
             Object value = parameters[i];
             if (value == null) {
                 statement.setNull(i + 1, Types.VARCHAR);
+            } else if (value == NO_BYTES) {
+                statement.setNull(i + 1, Types.BINARY);
             } else if (value instanceof byte[] bytes) {
                 statement.setBytes(i + 1, bytes);
             } else if (value instanceof Timestamp timestamp) {

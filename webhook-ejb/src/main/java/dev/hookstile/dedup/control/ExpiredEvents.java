@@ -3,6 +3,7 @@ package dev.hookstile.dedup.control;
 import dev.hookstile.dedup.boundary.EventClaim;
 import dev.hookstile.dedup.entity.BodyFingerprint;
 import dev.hookstile.dedup.entity.EventAttempt;
+import dev.hookstile.dedup.entity.EventBody;
 import dev.hookstile.dedup.entity.ReceivedEvent;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -18,6 +19,8 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Deletes events the retention no longer keeps, a small batch per transaction, so that no transaction holds many
@@ -33,7 +36,7 @@ public class ExpiredEvents {
 
     /**
      * Deletes up to {@code limit} of the source's completed and ignored events received before {@code cutoff}, with
-     * their history.
+     * their history, and the bodies they shared once no event uses them.
      *
      * @return how many events were deleted; fewer than {@code limit} when none are left
      */
@@ -41,6 +44,7 @@ public class ExpiredEvents {
         Connection connection = em.unwrap(Connection.class);
         try {
             List<String> ids = new ArrayList<>(limit);
+            Set<String> bodies = new TreeSet<>();
             try (PreparedStatement query = connection.prepareStatement(ReceivedEvent.EXPIRED)) {
                 query.setString(1, source);
                 query.setTimestamp(2, Timestamp.from(cutoff));
@@ -48,6 +52,9 @@ public class ExpiredEvents {
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
                         ids.add(rows.getString(1));
+                        if (rows.getString(2) != null) {
+                            bodies.add(rows.getString(2));
+                        }
                     }
                 }
             }
@@ -68,6 +75,14 @@ public class ExpiredEvents {
                     }
                 }
                 history.executeBatch();
+            }
+            // A shared body goes with the last event that uses it; dead ones, kept, keep it too.
+            try (PreparedStatement unused = connection.prepareStatement(EventBody.DELETE_UNUSED)) {
+                for (String digest : bodies) {
+                    unused.setString(1, digest);
+                    unused.setString(2, digest);
+                    unused.executeUpdate();
+                }
             }
             return deleted;
         } catch (SQLException e) {

@@ -6,6 +6,8 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.FetchType;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.ManyToOne;
 import jakarta.persistence.NamedNativeQuery;
 import jakarta.persistence.Table;
 
@@ -41,8 +43,8 @@ public class ReceivedEvent {
      */
     public static final String CLAIM = """
             INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at, processed_at,
-                                        updated_at, headers, payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                        updated_at, headers, payload, body_digest)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING""";
     /**
      * The claim of an event recorded before, allowed only while it is {@code retrying} or queued again by a replay
@@ -61,8 +63,8 @@ public class ReceivedEvent {
             SELECT attempts, replay_base, status FROM received_event WHERE source = ? AND event_id = ? FOR UPDATE""";
     public static final String RECORD_FAILURE = """
             INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at, updated_at,
-                                        last_error, headers, payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                        last_error, headers, payload, body_digest)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING""";
     /**
      * An event claimed in this transaction turned out to repeat another's body: recorded with the given status
@@ -75,7 +77,7 @@ public class ReceivedEvent {
      * Served by the index on (status, received_at).
      */
     public static final String EXPIRED = """
-            SELECT event_id FROM received_event
+            SELECT event_id, body_digest FROM received_event
             WHERE source = ? AND status IN (""" + EventStatus.EXPIRABLE_IN_SQL + """
             ) AND received_at < ?
             ORDER BY received_at
@@ -130,8 +132,13 @@ public class ReceivedEvent {
 
     private String headers;
 
+    /** Null when the body is shared with other events ({@link #sharedBody}). */
     @Basic(fetch = FetchType.LAZY)
     private byte[] payload;
+
+    @ManyToOne(fetch = FetchType.LAZY)
+    @JoinColumn(name = "body_digest", insertable = false, updatable = false)
+    private EventBody sharedBody;
 
     public String getSource() {
         return source;
@@ -178,8 +185,9 @@ public class ReceivedEvent {
         return headers;
     }
 
+    /** The request body, the event's own or the one it shares with the other events of its delivery. */
     public byte[] getPayload() {
-        return payload;
+        return payload != null || sharedBody == null ? payload : sharedBody.getBody();
     }
 
     public static class Key implements Serializable {

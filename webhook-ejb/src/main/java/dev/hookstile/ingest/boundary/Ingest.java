@@ -119,7 +119,7 @@ public class Ingest {
                     headersJson = EventMessage.headersJson(verified.headers());
                 }
                 outgoing.add(new EventMessage.Outgoing(source.name(), source.provider().name(), event.id(),
-                        event.type(), orderKey, receivedAt, headersJson, payload));
+                        event.type(), orderKey, receivedAt, headersJson, payload, ids != null));
             }
         }
         List<EventQueue.Result> results = List.of();

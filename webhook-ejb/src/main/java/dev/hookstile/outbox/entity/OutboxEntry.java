@@ -23,7 +23,8 @@ public final class OutboxEntry {
             ON CONFLICT DO NOTHING""";
     /** Due entries with what a delivery needs; on the embedded database, which serves one instance only. */
     public static final String DUE = """
-            SELECT o.id, o.source, o.event_id, o.destination, o.attempts, e.type, COALESCE(o.body, e.payload),
+            SELECT o.id, o.source, o.event_id, o.destination, o.attempts, e.type, COALESCE(o.body, e.payload,
+                       (SELECT b.body FROM event_body b WHERE b.digest = e.body_digest)),
                    o.effect, o.content_type
             FROM outbox o JOIN received_event e ON e.source = o.source AND e.event_id = o.event_id
             WHERE o.status = 'pending' AND o.next_attempt_at <= ?

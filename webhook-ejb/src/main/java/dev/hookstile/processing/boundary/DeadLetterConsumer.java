@@ -72,7 +72,7 @@ public class DeadLetterConsumer implements MessageListener {
         }
         for (EventMessage.Received received : events) {
             try {
-                processor.abandonedByBroker(received.event(), received.headersJson(), cause);
+                processor.abandonedByBroker(received, cause);
             } catch (RuntimeException e) {
                 // The events recorded before it stay recorded; their redelivery finds them finished.
                 context.setRollbackOnly();

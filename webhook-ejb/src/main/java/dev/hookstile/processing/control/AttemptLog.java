@@ -40,8 +40,9 @@ public class AttemptLog {
         Optional<EventClaim.State> recorded = claim.lock(event.source(), event.eventId());
         if (recorded.isEmpty()) {
             EventStatus status = status(attempts, lastDelivery, tries, 0);
-            if (claim.insertFailure(event, attempts.headersJson(), status, tries, attempts.lastFailure().summary(),
-                    now)) {
+            claim.storeBodies(attempts.sharedBody(), now);
+            if (claim.insertFailure(event, attempts.headersJson(), attempts.bodyDigest(), status, tries,
+                    attempts.lastFailure().summary(), now)) {
                 writeHistory(attempts, tries, status);
                 return Optional.of(status);
             }

@@ -7,6 +7,7 @@ import dev.hookstile.source.boundary.Destination;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The tries of one delivery of an event: in-process retries happen within it, and its failures are written to the
@@ -17,6 +18,7 @@ public final class Attempts {
 
     private final WebhookEvent event;
     private final String headersJson;
+    private final String bodyDigest;
     private final int maxAttempts;
     private final int retries;
     private final Duration bodyWindow;
@@ -28,16 +30,19 @@ public final class Attempts {
     private int replayBase;
 
     /**
+     * @param bodyDigest  the digest its body is stored under, shared with the other events of its delivery; {@code null}
+     *                    when the event's record keeps its own copy
      * @param maxAttempts attempts allowed before the event is dead, counted from its last replay
      * @param retries     in-process retries allowed within this delivery
      * @param bodyWindow  how long a body, once processed, makes a repeat of it under another id ignored; zero: never
      * @param destination where the source forwards its processed events, or {@code null}
      * @param backOffice  where the source publishes its processed events on the broker, or {@code null}
      */
-    Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries, Duration bodyWindow,
-             Destination destination, BackOfficeDestination backOffice) {
+    Attempts(WebhookEvent event, String headersJson, String bodyDigest, int maxAttempts, int retries,
+             Duration bodyWindow, Destination destination, BackOfficeDestination backOffice) {
         this.event = event;
         this.headersJson = headersJson;
+        this.bodyDigest = bodyDigest;
         this.maxAttempts = maxAttempts;
         this.retries = retries;
         this.bodyWindow = bodyWindow;
@@ -46,7 +51,7 @@ public final class Attempts {
     }
 
     Attempts(WebhookEvent event, String headersJson, int maxAttempts, int retries) {
-        this(event, headersJson, maxAttempts, retries, Duration.ZERO, null, null);
+        this(event, headersJson, null, maxAttempts, retries, Duration.ZERO, null, null);
     }
 
     WebhookEvent event() {
@@ -74,6 +79,16 @@ public final class Attempts {
 
     String headersJson() {
         return headersJson;
+    }
+
+    /** The digest of the shared body the event's record refers to, or {@code null} for a copy of its own. */
+    String bodyDigest() {
+        return bodyDigest;
+    }
+
+    /** The shared body to store before the event's record can refer to it: empty for an event with its own copy. */
+    Map<String, byte[]> sharedBody() {
+        return bodyDigest == null ? Map.of() : Map.of(bodyDigest, event.payload());
     }
 
     /** 1 for the delivery's first try. */

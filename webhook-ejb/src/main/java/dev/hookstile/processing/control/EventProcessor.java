@@ -1,6 +1,7 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.dedup.entity.EventBody;
 import dev.hookstile.dedup.entity.EventStatus;
 import dev.hookstile.queue.boundary.EventMessage;
 import dev.hookstile.source.boundary.Source;
@@ -12,7 +13,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -68,13 +71,15 @@ public class EventProcessor {
      */
     public boolean process(List<EventMessage.Received> events) {
         lowerPriority();
+        // A shared body is the same array for each of its events in the message: hashed once.
+        var digests = new IdentityHashMap<byte[], String>(2);
         if (events.size() == 1) {
             EventMessage.Received only = events.get(0);
-            return process(attemptsOf(only.event(), only.headersJson()), only.deliveryCount()).redeliver();
+            return process(attemptsOf(only, digests), only.deliveryCount()).redeliver();
         }
         var batch = new ArrayList<Attempts>(events.size());
         for (EventMessage.Received received : events) {
-            batch.add(attemptsOf(received.event(), received.headersJson()));
+            batch.add(attemptsOf(received, digests));
         }
         List<Attempts> alone;
         try {
@@ -147,8 +152,9 @@ public class EventProcessor {
      * @return {@link Outcome#DEAD}, or {@link Outcome#DUPLICATE} when the event was already finished
      * @throws RuntimeException when it cannot be recorded either (the database is still down): roll back, retry
      */
-    public Outcome abandonedByBroker(WebhookEvent event, String headersJson, String cause) {
-        Attempts attempts = attemptsOf(event, headersJson);
+    public Outcome abandonedByBroker(EventMessage.Received received, String cause) {
+        WebhookEvent event = received.event();
+        Attempts attempts = attemptsOf(received, new IdentityHashMap<>(1));
         attempts.failed(new Failure(Failure.Kind.PERMANENT, Failure.bounded(
                 "the broker gave up redelivering it (HOOKSTILE_PROCESSING_MAX_REDELIVERIES=" + maxRedeliveries + ")"
                         + (cause == null || cause.isBlank() ? "" : ": " + cause)), clock.instant()));
@@ -160,9 +166,11 @@ public class EventProcessor {
         return Outcome.DEAD;
     }
 
-    private Attempts attemptsOf(WebhookEvent event, String headersJson) {
+    private Attempts attemptsOf(EventMessage.Received received, Map<byte[], String> digests) {
+        WebhookEvent event = received.event();
         Optional<Source> source = sources.find(event.source());
-        return new Attempts(event, headersJson,
+        String bodyDigest = received.sharedBody() ? digests.computeIfAbsent(event.payload(), EventBody::digestOf) : null;
+        return new Attempts(event, received.headersJson(), bodyDigest,
                 source.map(Source::maxAttempts).orElse(sources.defaultMaxAttempts()),
                 source.map(Source::retries).orElse(sources.defaultRetries()),
                 source.map(Source::bodyDedupWindow).orElse(Duration.ZERO),

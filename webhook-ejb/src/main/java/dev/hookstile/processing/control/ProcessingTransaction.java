@@ -17,8 +17,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -99,12 +101,19 @@ public class ProcessingTransaction {
         candidates.sort(BY_KEY);
         var claims = new ArrayList<EventClaim.NewClaim>(candidates.size());
         var statuses = new IdentityHashMap<Attempts, EventStatus>();
+        Map<String, byte[]> bodies = Map.of();
         for (Attempts attempts : candidates) {
             EventStatus status = handlers.handles(attempts.event()) || attempts.leaves()
                     ? EventStatus.COMPLETED : EventStatus.IGNORED;
             statuses.put(attempts, status);
-            claims.add(new EventClaim.NewClaim(attempts.event().withAttempt(1), attempts.headersJson(), status));
+            claims.add(new EventClaim.NewClaim(attempts.event().withAttempt(1), attempts.headersJson(),
+                    attempts.bodyDigest(), status));
+            if (attempts.bodyDigest() != null) {
+                bodies = bodies.isEmpty() ? new HashMap<>(2) : bodies;
+                bodies.putAll(attempts.sharedBody());
+            }
         }
+        claim.storeBodies(bodies, now);
         boolean[] claimed = claims.isEmpty() ? new boolean[0] : claim.claimNew(claims, now);
         var processed = Collections.newSetFromMap(new IdentityHashMap<Attempts, Boolean>());
         for (int i = 0; i < claimed.length; i++) {
@@ -142,7 +151,8 @@ public class ProcessingTransaction {
         EventStatus status = handlers.handles(event) || attempts.leaves() ? EventStatus.COMPLETED : EventStatus.IGNORED;
         int attempt;
         int replayBase;
-        if (claim.claimNew(event.withAttempt(tryIndex), attempts.headersJson(), status, now)) {
+        claim.storeBodies(attempts.sharedBody(), now);
+        if (claim.claimNew(event.withAttempt(tryIndex), attempts.headersJson(), attempts.bodyDigest(), status, now)) {
             attempt = tryIndex;
             replayBase = 0;
         } else {

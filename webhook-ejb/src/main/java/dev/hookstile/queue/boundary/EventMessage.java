@@ -22,13 +22,15 @@ import java.util.Map;
 
 /**
  * The queue's message format. Hookstile writes one {@code BytesMessage} per hand-off, carrying one or more events: the
- * int property {@code hookstileBatch} is the format's version (1) and {@code hookstileEvents} the number of events;
+ * int property {@code hookstileBatch} is the format's version (3) and {@code hookstileEvents} the number of events;
  * the body holds each event in turn as: {@code source}, {@code provider}, {@code eventId}, {@code eventType}
  * (each {@code writeUTF}), {@code orderKey} ({@code writeUTF}, empty for none; from version 2), {@code receivedAt}
  * (long, epoch milliseconds), the headers (a JSON object, signatures redacted; int length, then UTF-8 bytes) and the
  * raw request body (int length, then the bytes, byte for byte; from version 2 the length -1 instead when the body is
- * the previous event's, as for the events of one Meta delivery: a message carries a shared body once). Version 1,
- * without the order key and shared bodies, is still read.
+ * the previous event's, as for the events of one Meta delivery: a message carries a shared body once; from version 3
+ * -2 before the length and bytes of a body the delivery's other events share, so that the first event of a run is
+ * known to share it too, and its record stores it once). Versions 1 (without the order key and shared bodies) and 2
+ * are still read.
  *
  * <p>Why several events in one message: the broker's cost is per message (a synced journal write, a dispatch, an
  * acknowledgement in a transaction), and so is the consumer's (a delivery, a transaction, a commit). Events that
@@ -55,19 +57,31 @@ public final class EventMessage {
     public static final String BATCH = "hookstileBatch";
     /** The number of events in a message in the batch format. */
     public static final String EVENTS = "hookstileEvents";
-    static final int BATCH_VERSION = 2;
+    static final int BATCH_VERSION = 3;
     private static final int BATCH_VERSION_WITHOUT_ORDER = 1;
+    private static final int BATCH_VERSION_WITHOUT_SHARED_FIRST = 2;
     /** In place of a body's length (version 2): the body of the event before it, which the message carries once. */
     private static final int SAME_BODY = -1;
+    /** Before a body's length (version 3): the delivery's other events share this body. */
+    private static final int SHARED_BODY = -2;
 
     private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
 
     private EventMessage() {
     }
 
-    /** An event on its way to the queue; {@code orderKey} {@code null} for none. */
+    /**
+     * An event on its way to the queue; {@code orderKey} {@code null} for none; {@code sharedBody} when other events
+     * of its delivery carry the same body (the same array).
+     */
     public record Outgoing(String source, String provider, String eventId, String type, String orderKey,
-                           Instant receivedAt, String headersJson, byte[] body) {
+                           Instant receivedAt, String headersJson, byte[] body, boolean sharedBody) {
+
+        /** An event alone with its body. */
+        public Outgoing(String source, String provider, String eventId, String type, String orderKey,
+                        Instant receivedAt, String headersJson, byte[] body) {
+            this(source, provider, eventId, type, orderKey, receivedAt, headersJson, body, false);
+        }
 
         /**
          * What it adds to a message after {@code previous}, roughly: the size bound of a batch counts it. The events
@@ -99,6 +113,9 @@ public final class EventMessage {
             if (event.sharesBodyWith(previous)) {
                 message.writeInt(SAME_BODY);
             } else {
+                if (event.sharedBody()) {
+                    message.writeInt(SHARED_BODY);
+                }
                 message.writeInt(event.body().length);
                 message.writeBytes(event.body());
             }
@@ -116,8 +133,11 @@ public final class EventMessage {
         return json.build().toString();
     }
 
-    /** An event read back: the event, its headers as sent, and the broker's delivery count (1 for the first). */
-    public record Received(WebhookEvent event, String headersJson, int deliveryCount) {
+    /**
+     * An event read back: the event, its headers as sent, the broker's delivery count (1 for the first), and whether
+     * other events of its delivery share its body (the same array when they travel in one message).
+     */
+    public record Received(WebhookEvent event, String headersJson, int deliveryCount, boolean sharedBody) {
     }
 
     /**
@@ -128,11 +148,10 @@ public final class EventMessage {
     public static List<Received> receive(Message message) throws JMSException {
         int deliveryCount = deliveryCount(message);
         if (!message.propertyExists(BATCH)) {
-            return List.of(new Received(read(message), headersJson(message), deliveryCount));
+            return List.of(new Received(read(message), headersJson(message), deliveryCount, false));
         }
         int version = message.getIntProperty(BATCH);
-        if ((version != BATCH_VERSION && version != BATCH_VERSION_WITHOUT_ORDER)
-                || !(message instanceof BytesMessage bytes)) {
+        if (version < BATCH_VERSION_WITHOUT_ORDER || version > BATCH_VERSION || !(message instanceof BytesMessage bytes)) {
             throw new IllegalArgumentException("not a batch of version " + BATCH_VERSION + ": " + message);
         }
         int count = message.getIntProperty(EVENTS);
@@ -148,18 +167,30 @@ public final class EventMessage {
             String orderKey = version == BATCH_VERSION_WITHOUT_ORDER ? "" : bytes.readUTF();
             Instant receivedAt = Instant.ofEpochMilli(bytes.readLong());
             String headersJson = new String(readBlock(bytes), StandardCharsets.UTF_8);
-            byte[] previous = events.isEmpty() ? null : events.get(events.size() - 1).event().payload();
-            byte[] payload = version == BATCH_VERSION ? readBodyAfter(bytes, previous) : readBlock(bytes);
+            Received previous = events.isEmpty() ? null : events.get(events.size() - 1);
+            byte[] payload;
+            boolean shared;
+            if (version == BATCH_VERSION_WITHOUT_ORDER) {
+                payload = readBlock(bytes);
+                shared = false;
+            } else {
+                int length = bytes.readInt();
+                if (length == SAME_BODY && previous != null) {
+                    payload = previous.event().payload();
+                    shared = true;
+                } else if (length == SHARED_BODY && version > BATCH_VERSION_WITHOUT_SHARED_FIRST) {
+                    payload = readBlock(bytes);
+                    shared = true;
+                } else {
+                    payload = readBlock(bytes, length);
+                    shared = false;
+                }
+            }
             events.add(new Received(new WebhookEvent(source, provider, eventId, type, receivedAt, deliveryCount,
                     parseHeaders(headersJson), payload, orderKey.isEmpty() ? null : orderKey, false), headersJson,
-                    deliveryCount));
+                    deliveryCount, shared));
         }
         return events;
-    }
-
-    private static byte[] readBodyAfter(BytesMessage message, byte[] previous) throws JMSException {
-        int length = message.readInt();
-        return length == SAME_BODY && previous != null ? previous : readBlock(message, length);
     }
 
     private static byte[] readBlock(BytesMessage message) throws JMSException {

@@ -14,7 +14,9 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EventMessageTest {
 
@@ -63,9 +65,9 @@ class EventMessageTest {
         byte[] body = new byte[10_000];
         java.util.Arrays.fill(body, (byte) 'x');
         var queued = List.of(
-                new EventMessage.Outgoing("wa", "meta", "m-1", "messages", null, RECEIVED, "{}", body),
-                new EventMessage.Outgoing("wa", "meta", "m-2", "messages", null, RECEIVED, "{}", body),
-                new EventMessage.Outgoing("wa", "meta", "m-3", "messages", null, RECEIVED, "{}", body));
+                new EventMessage.Outgoing("wa", "meta", "m-1", "messages", null, RECEIVED, "{}", body, true),
+                new EventMessage.Outgoing("wa", "meta", "m-2", "messages", null, RECEIVED, "{}", body, true),
+                new EventMessage.Outgoing("wa", "meta", "m-3", "messages", null, RECEIVED, "{}", body, true));
 
         BytesMessage message = readable(EventMessage.create(SESSION, queued));
 
@@ -73,8 +75,36 @@ class EventMessageTest {
         List<EventMessage.Received> read = EventMessage.receive(message);
         assertEquals(List.of("m-1", "m-2", "m-3"), read.stream().map(r -> r.event().eventId()).toList());
         read.forEach(r -> assertArrayEquals(body, r.event().payload()));
+        read.forEach(r -> assertTrue(r.sharedBody(), "the first event of the run is known to share it too"));
         assertEquals(queued.get(0).size(null) - body.length, queued.get(1).size(queued.get(0)),
                 "a shared body counts once toward the message's size");
+    }
+
+    @Test
+    void anEventAloneKeepsItsBodyToItself() throws JMSException {
+        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        var queued = List.of(
+                new EventMessage.Outgoing("gh", "github", "a", "push", null, RECEIVED, "{}", body),
+                new EventMessage.Outgoing("gh", "github", "b", "push", null, RECEIVED, "{}", body.clone()));
+
+        List<EventMessage.Received> read = EventMessage.receive(readable(EventMessage.create(SESSION, queued)));
+
+        read.forEach(r -> assertFalse(r.sharedBody(), r.event().eventId()));
+    }
+
+    @Test
+    void aSharedBodyMarkIsRefusedInAVersionThatHadNone() throws JMSException {
+        BytesMessage message = eventHead("wa", "meta", "m-1", "messages", "");
+        message.writeInt(2);
+        message.writeBytes("{}".getBytes(StandardCharsets.UTF_8));
+        message.writeInt(-2);
+        message.writeInt(2);
+        message.writeBytes("{}".getBytes(StandardCharsets.UTF_8));
+        message.setIntProperty(EventMessage.BATCH, 2);
+        message.setIntProperty(EventMessage.EVENTS, 1);
+
+        BytesMessage hostile = readable(message);
+        assertThrows(IllegalArgumentException.class, () -> EventMessage.receive(hostile));
     }
 
     @Test

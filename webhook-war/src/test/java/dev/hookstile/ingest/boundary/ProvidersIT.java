@@ -1,20 +1,28 @@
 package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.it.DeployedHookstile;
+import dev.hookstile.it.ItEnvironment;
 import dev.hookstile.it.Webhooks;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.UUID;
 
 import static dev.hookstile.it.Webhooks.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * Every provider end to end, configured through environment variables as a user would (see the failsafe
@@ -96,6 +104,45 @@ class ProvidersIT extends DeployedHookstile {
                     StandardCharsets.UTF_8));
         }
         assertEquals(200, webhooks.send(webhooks.meta(body)).statusCode(), "the whole batch again is a duplicate");
+    }
+
+    @Test
+    void aMetaBatchStoresItsBodyOnceForAllItsEvents() throws Exception {
+        assumeFalse(ItEnvironment.databaseUrl().isEmpty(), "needs PostgreSQL: the embedded database is the server's");
+        String run = UUID.randomUUID().toString();
+        var ids = new ArrayList<String>();
+        var messages = new StringJoiner(",");
+        for (int i = 0; i < 200; i++) {
+            ids.add("wamid." + run + "." + i);
+            messages.add("{\"from\":\"16315551181\",\"id\":\"" + ids.get(i) + "\",\"timestamp\":\"1669233778\","
+                    + "\"text\":{\"body\":\"message " + i + "\"},\"type\":\"text\"}");
+        }
+        String body = "{\"object\":\"whatsapp_business_account\",\"entry\":[{\"id\":\"102290129340398\",\"changes\":[{"
+                + "\"value\":{\"messaging_product\":\"whatsapp\",\"messages\":[" + messages + "]},"
+                + "\"field\":\"messages\"}]}]}";
+
+        HttpResponse<String> response = webhooks.send(webhooks.meta(body));
+
+        assertEquals(202, response.statusCode(), response.body());
+        ids.forEach(id -> assertProcessedOnce("wa", id, "messages.message"));
+        try (Connection db = DriverManager.getConnection(ItEnvironment.databaseUrl(),
+                System.getProperty("hookstile.test.db.user"), System.getProperty("hookstile.test.db.password"));
+             PreparedStatement rows = db.prepareStatement("""
+                     SELECT COUNT(*), COUNT(e.payload), COUNT(DISTINCT e.body_digest), (ARRAY_AGG(b.body))[1]
+                     FROM received_event e LEFT JOIN event_body b ON b.digest = e.body_digest
+                     WHERE e.source = 'wa' AND e.event_id LIKE ?""")) {
+            rows.setString(1, "wamid." + run + ".%");
+            try (ResultSet result = rows.executeQuery()) {
+                result.next();
+                assertEquals(200, result.getInt(1), "every event recorded");
+                assertEquals(0, result.getInt(2), "no event keeps a copy of its own");
+                assertEquals(1, result.getInt(3), "all refer to one stored body");
+                assertEquals(body, new String(result.getBytes(4), StandardCharsets.UTF_8));
+            }
+        }
+        // What operators and replays read is still the whole body.
+        assertEquals(body, new String(Base64.getDecoder().decode(
+                webhooks.recorded("wa", ids.get(199)).getString("payload")), StandardCharsets.UTF_8));
     }
 
     @Test

@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * The retention on the running server (the test configuration sweeps every 2 s): old completed and ignored events
- * go with their history; dead, retrying and recent ones stay; no source keeps less than its sender's retry window.
+ * go with their history, and a body they shared with the last of them; dead, retrying and recent ones stay; no source
+ * keeps less than its sender's retry window.
  * Events are written straight into the database with old receipt times, as months of traffic would have left them.
  */
 class RetentionIT extends DeployedHookstile {
@@ -44,6 +45,30 @@ class RetentionIT extends DeployedHookstile {
             assertEquals(1, count(db, "it", "old-dead-" + run), "dead events wait for an operator");
             assertEquals(1, count(db, "it", "old-retrying-" + run), "unfinished events are never deleted");
             assertEquals(1, count(db, "it", "recent-completed-" + run), "30 days are kept by default");
+        }
+    }
+
+    @Test
+    void aSharedBodyGoesWithTheLastEventThatUsesIt() throws Exception {
+        assumeFalse(ItEnvironment.databaseUrl().isEmpty(), "needs PostgreSQL: the embedded database is the server's");
+        String run = UUID.randomUUID().toString();
+        Instant old = Instant.now().minus(Duration.ofDays(40));
+        String expiring = "expiring-" + run;
+        String kept = "kept-" + run;
+        try (Connection db = database()) {
+            insertBody(db, expiring, old);
+            insertBody(db, kept, old);
+            insertSharing(db, "old-a-" + run, "completed", expiring, old);
+            insertSharing(db, "old-b-" + run, "ignored", expiring, old);
+            insertSharing(db, "old-c-" + run, "completed", kept, old);
+            insertSharing(db, "old-dead-" + run, "dead", kept, old);
+
+            awaitGone(db, "it", "old-a-" + run);
+            awaitGone(db, "it", "old-b-" + run);
+            awaitGone(db, "it", "old-c-" + run);
+            assertEquals(0, bodies(db, expiring), "no event uses it any more");
+            assertEquals(1, bodies(db, kept), "a dead event still uses it");
+            assertEquals(1, count(db, "it", "old-dead-" + run));
         }
     }
 
@@ -88,6 +113,43 @@ class RetentionIT extends DeployedHookstile {
             attempt.setString(3, status);
             attempt.setTimestamp(4, at);
             attempt.executeUpdate();
+        }
+    }
+
+    private static void insertBody(Connection db, String digest, Instant at) throws SQLException {
+        try (PreparedStatement body = db.prepareStatement(
+                "INSERT INTO event_body (digest, body, created_at) VALUES (?, ?, ?)")) {
+            body.setString(1, digest);
+            body.setBytes(2, "{\"shared\":true}".getBytes());
+            body.setTimestamp(3, Timestamp.from(at));
+            body.executeUpdate();
+        }
+    }
+
+    private static void insertSharing(Connection db, String id, String status, String digest, Instant receivedAt)
+            throws SQLException {
+        try (PreparedStatement event = db.prepareStatement("""
+                INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at,
+                                            processed_at, updated_at, headers, body_digest)
+                VALUES ('it', ?, 'meta', 'old.event', ?, 1, ?, ?, ?, '{}', ?)""")) {
+            Timestamp at = Timestamp.from(receivedAt);
+            event.setString(1, id);
+            event.setString(2, status);
+            event.setTimestamp(3, at);
+            event.setTimestamp(4, at);
+            event.setTimestamp(5, at);
+            event.setString(6, digest);
+            event.executeUpdate();
+        }
+    }
+
+    private static int bodies(Connection db, String digest) throws SQLException {
+        try (PreparedStatement query = db.prepareStatement("SELECT COUNT(*) FROM event_body WHERE digest = ?")) {
+            query.setString(1, digest);
+            try (var rows = query.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
         }
     }
 
