@@ -24,7 +24,8 @@ import javax.sql.DataSource;
  * <p>It is an optimisation only: the claim in the consumer is what guarantees at-most-once processing. So a database
  * that fails must not stop ingest, nor slow it: a lookup waits at most {@value #ANSWER_WITHIN_MILLIS} ms for its
  * answer (a database that stops answering without refusing, a partition, would otherwise hold the request until
- * the sender gives up), and after a failure the lookup is skipped for a pause and every event is queued. When the
+ * the sender gives up), a group's lookup as a whole too (what is not asked by then is queued unasked), and after a
+ * failure the lookup is skipped for a pause and every event is queued. When the
  * pause ends, one request probes the database while the others still skip it; its success ends the pause for all.
  *
  * <p>The hand-off asks about a group of events at once: one connection, one primary-key probe per event. A single
@@ -71,12 +72,18 @@ public class DuplicateLookup {
     }
 
     private Set<String> lookUp(String source, Collection<String> eventIds) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_WITHIN_MILLIS);
         try (Connection connection = dataSource.getConnection()) {
             int before = connection.getNetworkTimeout();
             connection.setNetworkTimeout(SAME_THREAD, ANSWER_WITHIN_MILLIS);
             try (PreparedStatement statement = connection.prepareStatement(SQL)) {
                 var recorded = new HashSet<String>();
                 for (String eventId : eventIds) {
+                    // A database that answers each probe slowly must not hold the group for probes × the bound.
+                    if (System.nanoTime() - deadline > 0) {
+                        LOG.fine(() -> "Duplicate lookup out of time; the rest of the group is queued unasked");
+                        break;
+                    }
                     statement.setString(1, source);
                     statement.setString(2, eventId);
                     try (ResultSet rows = statement.executeQuery()) {
