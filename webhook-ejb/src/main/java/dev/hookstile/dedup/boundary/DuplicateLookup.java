@@ -1,5 +1,6 @@
 package dev.hookstile.dedup.boundary;
 
+import dev.hookstile.events.entity.ReceivedEvent;
 import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -36,7 +37,6 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class DuplicateLookup {
 
-    static final String SQL = "SELECT 1 FROM received_event WHERE source = ? AND event_id = ?";
     static final int ANSWER_WITHIN_MILLIS = 500;
     private static final long PAUSE_AFTER_FAILURE = TimeUnit.SECONDS.toNanos(5);
     private static final Executor SAME_THREAD = Runnable::run;
@@ -76,7 +76,7 @@ public class DuplicateLookup {
         try (Connection connection = dataSource.getConnection()) {
             int before = connection.getNetworkTimeout();
             connection.setNetworkTimeout(SAME_THREAD, ANSWER_WITHIN_MILLIS);
-            try (PreparedStatement statement = connection.prepareStatement(SQL)) {
+            try (PreparedStatement statement = connection.prepareStatement(ReceivedEvent.RECORDED)) {
                 var recorded = new HashSet<String>();
                 for (String eventId : eventIds) {
                     // A database that answers each probe slowly must not hold the group for probes × the bound.

@@ -1,7 +1,7 @@
-package dev.hookstile.dedup.boundary;
+package dev.hookstile.events.boundary;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.dedup.entity.BodyFingerprint;
+import dev.hookstile.events.entity.BodyFingerprint;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;

@@ -1,10 +1,10 @@
-package dev.hookstile.dedup.boundary;
+package dev.hookstile.events.boundary;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.dedup.entity.EventAttempt;
-import dev.hookstile.dedup.entity.EventBody;
-import dev.hookstile.dedup.entity.EventStatus;
-import dev.hookstile.dedup.entity.ReceivedEvent;
+import dev.hookstile.events.entity.EventAttempt;
+import dev.hookstile.events.entity.EventBody;
+import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.events.entity.ReceivedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;

@@ -1,6 +1,6 @@
-package dev.hookstile.dedup.boundary;
+package dev.hookstile.events.boundary;
 
-import dev.hookstile.dedup.entity.ReceivedEvent;
+import dev.hookstile.events.entity.ReceivedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;

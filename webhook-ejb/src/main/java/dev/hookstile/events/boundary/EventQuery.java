@@ -1,6 +1,6 @@
-package dev.hookstile.dedup.boundary;
+package dev.hookstile.events.boundary;
 
-import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.events.entity.EventStatus;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

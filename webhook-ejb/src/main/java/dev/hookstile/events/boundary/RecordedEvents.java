@@ -1,7 +1,7 @@
-package dev.hookstile.dedup.boundary;
+package dev.hookstile.events.boundary;
 
-import dev.hookstile.dedup.entity.EventAttempt;
-import dev.hookstile.dedup.entity.ReceivedEvent;
+import dev.hookstile.events.entity.EventAttempt;
+import dev.hookstile.events.entity.ReceivedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -21,7 +21,7 @@ public class RecordedEvents {
     /** One page, newest first; at most {@code query.limit()} events. */
     public List<EventSummary> list(EventQuery query) {
         var jpql = new StringBuilder("""
-                SELECT NEW dev.hookstile.dedup.boundary.EventSummary(e.source, e.eventId, e.provider, e.type,
+                SELECT NEW dev.hookstile.events.boundary.EventSummary(e.source, e.eventId, e.provider, e.type,
                        e.status, e.attempts, e.receivedAt, e.processedAt, e.lastError)
                 FROM ReceivedEvent e WHERE 1 = 1""");
         if (query.source() != null) {

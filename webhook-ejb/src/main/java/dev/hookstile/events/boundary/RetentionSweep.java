@@ -1,6 +1,6 @@
-package dev.hookstile.dedup.boundary;
+package dev.hookstile.events.boundary;
 
-import dev.hookstile.dedup.control.ExpiredEvents;
+import dev.hookstile.events.control.ExpiredEvents;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;

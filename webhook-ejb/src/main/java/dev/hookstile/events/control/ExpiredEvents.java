@@ -1,10 +1,10 @@
-package dev.hookstile.dedup.control;
+package dev.hookstile.events.control;
 
-import dev.hookstile.dedup.boundary.EventClaim;
-import dev.hookstile.dedup.entity.BodyFingerprint;
-import dev.hookstile.dedup.entity.EventAttempt;
-import dev.hookstile.dedup.entity.EventBody;
-import dev.hookstile.dedup.entity.ReceivedEvent;
+import dev.hookstile.events.boundary.EventClaim;
+import dev.hookstile.events.entity.BodyFingerprint;
+import dev.hookstile.events.entity.EventAttempt;
+import dev.hookstile.events.entity.EventBody;
+import dev.hookstile.events.entity.ReceivedEvent;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;

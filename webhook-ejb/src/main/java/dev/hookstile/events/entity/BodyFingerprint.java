@@ -1,4 +1,4 @@
-package dev.hookstile.dedup.entity;
+package dev.hookstile.events.entity;
 
 /**
  * The statements on {@code body_fingerprint}: which event owns a body's SHA-256 within a source. Plain SQL, run

@@ -1,4 +1,4 @@
-package dev.hookstile.dedup.entity;
+package dev.hookstile.events.entity;
 
 import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;

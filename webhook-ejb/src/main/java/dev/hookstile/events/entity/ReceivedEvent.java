@@ -1,4 +1,4 @@
-package dev.hookstile.dedup.entity;
+package dev.hookstile.events.entity;
 
 import jakarta.persistence.Basic;
 import jakarta.persistence.Column;
@@ -55,6 +55,8 @@ public class ReceivedEvent {
             UPDATE received_event SET status = ?, attempts = attempts + ?, processed_at = ?, updated_at = ?,
                                       last_error = NULL
             WHERE source = ? AND event_id = ? AND status IN (""" + EventStatus.OPEN_IN_SQL + ")";
+    /** Whether an event is recorded: ingest's duplicate lookup, a primary-key probe. */
+    public static final String RECORDED = "SELECT 1 FROM received_event WHERE source = ? AND event_id = ?";
     /** Attempts and replay base of an event. */
     public static final String ATTEMPTS = """
             SELECT attempts, replay_base FROM received_event WHERE source = ? AND event_id = ?""";

@@ -1,6 +1,6 @@
 package dev.hookstile.outbox.boundary;
 
-import dev.hookstile.dedup.boundary.EventClaim;
+import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.outbox.control.OutboxEntries;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import jakarta.ejb.Stateless;

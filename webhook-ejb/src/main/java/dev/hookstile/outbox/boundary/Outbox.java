@@ -1,7 +1,7 @@
 package dev.hookstile.outbox.boundary;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.dedup.boundary.EventClaim;
+import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.source.boundary.Destination;
 import jakarta.annotation.Resource;

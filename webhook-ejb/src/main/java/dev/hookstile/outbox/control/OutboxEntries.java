@@ -1,6 +1,6 @@
 package dev.hookstile.outbox.control;
 
-import dev.hookstile.dedup.boundary.EventClaim;
+import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.ejb.Stateless;

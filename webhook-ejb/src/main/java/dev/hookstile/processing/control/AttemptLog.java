@@ -1,8 +1,8 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.dedup.boundary.EventClaim;
-import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.events.boundary.EventClaim;
+import dev.hookstile.events.entity.EventStatus;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;

@@ -1,8 +1,8 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.dedup.entity.EventBody;
-import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.events.entity.EventBody;
+import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.queue.boundary.EventMessage;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;

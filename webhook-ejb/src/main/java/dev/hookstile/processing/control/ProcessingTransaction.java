@@ -1,9 +1,9 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.dedup.boundary.BodyFingerprints;
-import dev.hookstile.dedup.boundary.EventClaim;
-import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.events.boundary.BodyFingerprints;
+import dev.hookstile.events.boundary.EventClaim;
+import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.outbox.boundary.Outbox;
 import dev.hookstile.source.boundary.BackOfficeDestination;
 import dev.hookstile.source.boundary.Destination;

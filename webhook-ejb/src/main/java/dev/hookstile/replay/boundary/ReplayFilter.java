@@ -1,6 +1,6 @@
 package dev.hookstile.replay.boundary;
 
-import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.events.entity.EventStatus;
 import jakarta.json.Json;
 
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.hookstile.replay.boundary;
 
-import dev.hookstile.dedup.boundary.EventQuery;
-import dev.hookstile.dedup.boundary.EventSummary;
-import dev.hookstile.dedup.boundary.RecordedEvents;
+import dev.hookstile.events.boundary.EventQuery;
+import dev.hookstile.events.boundary.EventSummary;
+import dev.hookstile.events.boundary.RecordedEvents;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.replay.control.ReplayJobRecords;
 import dev.hookstile.replay.entity.ReplayJob;

@@ -1,6 +1,6 @@
 package dev.hookstile.replay.boundary;
 
-import dev.hookstile.dedup.entity.ReceivedEvent;
+import dev.hookstile.events.entity.ReceivedEvent;
 import dev.hookstile.queue.boundary.EventMessage;
 import dev.hookstile.queue.boundary.EventQueue;
 import dev.hookstile.queue.boundary.HandOffFailure;

@@ -1,4 +1,4 @@
-package dev.hookstile.dedup.boundary;
+package dev.hookstile.events.boundary;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,10 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.dedup.boundary.EventQuery;
-import dev.hookstile.dedup.boundary.EventSummary;
-import dev.hookstile.dedup.boundary.RecordedEvents;
-import dev.hookstile.dedup.entity.EventAttempt;
-import dev.hookstile.dedup.entity.ReceivedEvent;
+import dev.hookstile.events.boundary.EventQuery;
+import dev.hookstile.events.boundary.EventSummary;
+import dev.hookstile.events.boundary.RecordedEvents;
+import dev.hookstile.events.entity.EventAttempt;
+import dev.hookstile.events.entity.ReceivedEvent;
 import dev.hookstile.platform.boundary.Problems;
 import dev.hookstile.queue.boundary.HandOffFailure;
 import dev.hookstile.replay.boundary.Replays;

@@ -1,6 +1,6 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.events.entity.EventStatus;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

@@ -1,7 +1,7 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.dedup.boundary.EventCounts;
-import dev.hookstile.dedup.entity.EventStatus;
+import dev.hookstile.events.boundary.EventCounts;
+import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,7 +1,7 @@
 package dev.hookstile.it.support;
 
-import dev.hookstile.dedup.entity.EventAttempt;
-import dev.hookstile.dedup.entity.ReceivedEvent;
+import dev.hookstile.events.entity.EventAttempt;
+import dev.hookstile.events.entity.ReceivedEvent;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
