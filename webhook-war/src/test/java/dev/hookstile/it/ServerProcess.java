@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -107,6 +108,38 @@ public final class ServerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /**
+     * Writes the server's thread dump to {@code threads-<name>.txt} in the work directory: what a stall looks like
+     * from inside, taken before the test's assertions end the run. Best effort, for the report only.
+     */
+    public Path dumpThreads(String name) {
+        Path dump = work.resolve("threads-" + name + ".txt");
+        if (!isAlive()) {
+            return dump;
+        }
+        var jvms = new ArrayList<ProcessHandle>();
+        jvms.add(process.toHandle());
+        process.toHandle().descendants().forEach(jvms::add);
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        for (ProcessHandle jvm : jvms) {
+            boolean java = jvm.info().command().map(command -> command.endsWith("java")).orElse(false);
+            if (!java) {
+                continue;
+            }
+            try {
+                new ProcessBuilder(jcmd, String.valueOf(jvm.pid()), "Thread.print", "-l")
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(dump.toFile()))
+                        .start().waitFor(60, TimeUnit.SECONDS);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return dump;
     }
 
     public boolean isAlive() {
