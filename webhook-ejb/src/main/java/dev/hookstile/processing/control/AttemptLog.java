@@ -20,7 +20,7 @@ import java.util.Optional;
  * include this delivery's tries, and concurrent deliveries of the same event add up instead of overwriting each
  * other.
  *
- * <p>An EJB for the reason {@link ProcessingTransaction} is one: a failed commit must still resume the consumer's
+ * <p>An EJB for the reason {@link EventTry} is one: a failed commit must still resume the consumer's
  * transaction.
  */
 @Stateless

@@ -30,8 +30,8 @@ public final class Attempts {
     private int replayBase;
 
     /**
-     * @param bodyDigest  the digest its body is stored under, shared with the other events of its delivery; {@code null}
-     *                    when the event's record keeps its own copy
+     * @param bodyDigest  the digest its body is stored under, shared with the other events of its delivery;
+     *                    {@code null} when the event's record keeps its own copy
      * @param maxAttempts attempts allowed before the event is dead, counted from its last replay
      * @param retries     in-process retries allowed within this delivery
      * @param bodyWindow  how long a body, once processed, makes a repeat of it under another id ignored; zero: never

@@ -22,7 +22,7 @@ import java.util.logging.Logger;
 
 /**
  * One delivery of an event from the queue: its tries, then, if they failed, the decision the broker acts on. The
- * consumer's transaction holds only the message; each try commits on its own ({@link ProcessingTransaction}), and
+ * consumer's transaction holds only the message; each try commits on its own ({@link EventTry}), and
  * exactly-once rests on the claim: a delivery that finds the event finished does nothing and consumes the message.
  */
 @ApplicationScoped
@@ -31,10 +31,10 @@ public class EventProcessor {
     private static final Logger LOG = Logger.getLogger(EventProcessor.class.getName());
 
     @Inject
-    EventProcessing processing;
+    TryRetries retries;
 
     @Inject
-    ProcessingTransaction transaction;
+    EventTry tries;
 
     @Inject
     AttemptLog log;
@@ -83,7 +83,7 @@ public class EventProcessor {
         }
         List<Attempts> alone;
         try {
-            alone = transaction.runAll(batch, clock.instant());
+            alone = tries.runAll(batch, clock.instant());
         } catch (TryFailed | RuntimeException e) {
             // Rolled back whole: every event gets a try of its own, which finds the failing one and records it.
             LOG.log(Level.FINE, e, () -> "A try of " + batch.size() + " events together failed; trying each alone");
@@ -113,7 +113,7 @@ public class EventProcessor {
     private Outcome process(Attempts attempts, int deliveryCount) {
         WebhookEvent event = attempts.event();
         try {
-            return processing.attempt(attempts);
+            return retries.attempt(attempts);
         } catch (RuntimeException e) {
             // A handler may leave the thread interrupted; recording the failure on an interrupted thread could fail
             // (a pool wait, H2's file channel) and the failure would go uncounted.
@@ -169,7 +169,8 @@ public class EventProcessor {
     private Attempts attemptsOf(EventMessage.Received received, Map<byte[], String> digests) {
         WebhookEvent event = received.event();
         Optional<Source> source = sources.find(event.source());
-        String bodyDigest = received.sharedBody() ? digests.computeIfAbsent(event.payload(), EventBody::digestOf) : null;
+        String bodyDigest = received.sharedBody()
+                ? digests.computeIfAbsent(event.payload(), EventBody::digestOf) : null;
         return new Attempts(event, received.headersJson(), bodyDigest,
                 source.map(Source::maxAttempts).orElse(sources.defaultMaxAttempts()),
                 source.map(Source::retries).orElse(sources.defaultRetries()),

@@ -151,7 +151,8 @@ public final class EventMessage {
             return List.of(new Received(read(message), headersJson(message), deliveryCount, false));
         }
         int version = message.getIntProperty(BATCH);
-        if (version < BATCH_VERSION_WITHOUT_ORDER || version > BATCH_VERSION || !(message instanceof BytesMessage bytes)) {
+        if (version < BATCH_VERSION_WITHOUT_ORDER || version > BATCH_VERSION
+                || !(message instanceof BytesMessage bytes)) {
             throw new IllegalArgumentException("not a batch of version " + BATCH_VERSION + ": " + message);
         }
         int count = message.getIntProperty(EVENTS);

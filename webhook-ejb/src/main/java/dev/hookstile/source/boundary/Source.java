@@ -31,7 +31,7 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
 
     public static final int DEFAULT_MAX_ATTEMPTS = 8;
     public static final int DEFAULT_RETRIES = 2;
-    /** The most in-process retries a source may ask for: the Fault Tolerance cap on {@code EventProcessing}. */
+    /** The most in-process retries a source may ask for: the Fault Tolerance cap on {@code TryRetries}. */
     public static final int MAX_RETRIES = 10;
     public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);
 

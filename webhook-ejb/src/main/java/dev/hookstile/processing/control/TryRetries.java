@@ -10,15 +10,15 @@ import java.time.temporal.ChronoUnit;
 
 /**
  * The tries of one delivery, under MicroProfile Fault Tolerance: a transient failure is retried in process, with
- * jitter, a few times; a permanent one, or one that used up the event's attempts, stops at once. A try is a whole transaction ({@link ProcessingTransaction}), which is what makes retrying it
- * safe: nothing of the failed try survives (a failed SQL statement would have aborted a PostgreSQL transaction, and
- * a transaction marked rollback-only can never commit). What the in-process retries do not fix is left to broker
- * redelivery with exponential back-off.
+ * jitter, a few times; a permanent one, or one that used up the event's attempts, stops at once. A try is a whole
+ * transaction ({@link EventTry}), which is what makes retrying it safe: nothing of the failed try survives (a failed
+ * SQL statement would have aborted a PostgreSQL transaction, and a transaction marked rollback-only can never commit).
+ * What the in-process retries do not fix is left to broker redelivery with exponential back-off.
  *
  * <p>How many retries is the source's setting ({@code HOOKSTILE_SOURCES_<NAME>_RETRIES}, default
  * {@code HOOKSTILE_PROCESSING_RETRIES}, 2), enforced by {@link Attempts#mayRetry()}; the annotation's
  * {@code maxRetries} is only the cap. Delay, jitter and the time limit of a try are the standard Fault Tolerance
- * overrides: {@code dev.hookstile.processing.control.EventProcessing/attempt/Retry/delay} (100 ms) and
+ * overrides: {@code dev.hookstile.processing.control.TryRetries/attempt/Retry/delay} (100 ms) and
  * {@code .../Retry/jitter} (50 ms).
  *
  * <p>No {@code @Timeout}: Payara implements it by scheduling a task on a managed executor for every call, and
@@ -27,7 +27,7 @@ import java.time.temporal.ChronoUnit;
  * I/O with their clients' timeouts.
  */
 @ApplicationScoped
-public class EventProcessing {
+public class TryRetries {
 
     /** A try failed and another may help. */
     static final class RetryableFailure extends RuntimeException {
@@ -44,7 +44,7 @@ public class EventProcessing {
     }
 
     @Inject
-    ProcessingTransaction transaction;
+    EventTry tries;
 
     @Inject
     FailureClassifier classifier;
@@ -57,7 +57,7 @@ public class EventProcessing {
         // A handler of the previous try may have left this thread interrupted; the next try must not inherit it.
         Thread.interrupted();
         try {
-            return transaction.run(attempts, clock.instant());
+            return tries.run(attempts, clock.instant());
         } catch (Throwable thrown) {
             // Errors too (a handler's AssertionError, NoClassDefFoundError): unrecorded, they would loop forever.
             Throwable e = thrown instanceof TryFailed && thrown.getCause() != null ? thrown.getCause() : thrown;

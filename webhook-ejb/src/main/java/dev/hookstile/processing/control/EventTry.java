@@ -36,7 +36,7 @@ import java.util.Optional;
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-public class ProcessingTransaction {
+public class EventTry {
 
     @Inject
     EventClaim claim;
