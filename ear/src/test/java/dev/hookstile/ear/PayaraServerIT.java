@@ -31,6 +31,11 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -131,18 +136,65 @@ class PayaraServerIT {
         assertEquals("invoice.paid", event.getString("type"));
     }
 
+    /**
+     * Watched while their tries land, the events never show a status or an attempt count that their history does
+     * not hold yet. (They did, about one run in five: the detail's lazy payload, loaded after the history, read the
+     * row a second time.)
+     */
     @Test
-    void transientHandlerFailureIsRetriedUntilTheEventCompletes() {
-        String id = "flaky-" + UUID.randomUUID();
-
-        assertEquals(202, send(github(id, "{\"action\":\"flaky\"}")).statusCode());
-
-        JsonObject event = awaitEvent("gh", id, e -> "completed".equals(e.getString("status")));
-        assertEquals(2, event.getInt("attempts"), event.toString());
-        JsonArray history = event.getJsonArray("history");
-        assertEquals("retrying", history.getJsonObject(0).getString("outcome"), history.toString());
-        assertEquals("transient", history.getJsonObject(0).getString("failure"), history.toString());
-        assertEquals("completed", history.getJsonObject(1).getString("outcome"), history.toString());
+    void transientHandlerFailureIsRetriedUntilTheEventCompletes() throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            String id = "flaky-" + UUID.randomUUID();
+            ids.add(id);
+            assertEquals(202, send(github(id, "{\"action\":\"flaky\"}")).statusCode());
+        }
+        List<String> inconsistent = new CopyOnWriteArrayList<>();
+        Map<String, JsonObject> completed = new ConcurrentHashMap<>();
+        long deadline = System.nanoTime() + PROCESSING.toNanos();
+        ExecutorService watchers = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<?>> watching = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                watching.add(watchers.submit(() -> {
+                    while (completed.size() < ids.size() && System.nanoTime() < deadline) {
+                        for (String id : ids) {
+                            HttpResponse<String> response = send(HttpRequest.newBuilder(
+                                    URI.create(BASE + "api/events/gh/" + id)).timeout(Duration.ofSeconds(30))
+                                    .header("Authorization", "Bearer " + ADMIN_TOKEN));
+                            if (response.statusCode() != 200) {
+                                continue;
+                            }
+                            JsonObject event = json(response.body());
+                            JsonArray history = event.getJsonArray("history");
+                            boolean done = "completed".equals(event.getString("status"));
+                            if (history.size() < event.getInt("attempts") || done && !history.getJsonObject(
+                                    history.size() - 1).getString("outcome").equals("completed")) {
+                                inconsistent.add(event.toString());
+                            }
+                            if (done) {
+                                completed.put(id, event);
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> watcher : watching) {
+                watcher.get();
+            }
+        } finally {
+            watchers.shutdownNow();
+        }
+        assertEquals(List.of(), inconsistent);
+        assertEquals(ids.size(), completed.size(), "completed within " + PROCESSING.toSeconds() + " s");
+        for (JsonObject event : completed.values()) {
+            assertEquals(2, event.getInt("attempts"), event.toString());
+            JsonArray history = event.getJsonArray("history");
+            assertEquals("retrying", history.getJsonObject(0).getString("outcome"), history.toString());
+            assertEquals("transient", history.getJsonObject(0).getString("failure"), history.toString());
+            assertEquals("completed", history.getJsonObject(1).getString("outcome"), history.toString());
+        }
     }
 
     // --- the server --------------------------------------------------------------------------------------------

@@ -68,8 +68,17 @@ public class RecordedEvents {
         return typed.setMaxResults(query.limit()).getResultList();
     }
 
+    /**
+     * The event, read whole before the caller reads its {@link #history}. Its payload is lazy, and loading it reads
+     * the row again: loaded after the history, a try committing in between showed {@code completed} beside a
+     * history without that try.
+     */
     public Optional<ReceivedEvent> find(String source, String eventId) {
-        return Optional.ofNullable(em.find(ReceivedEvent.class, new ReceivedEvent.Key(source, eventId)));
+        ReceivedEvent event = em.find(ReceivedEvent.class, new ReceivedEvent.Key(source, eventId));
+        if (event != null) {
+            event.getPayload();
+        }
+        return Optional.ofNullable(event);
     }
 
     public List<EventAttempt> history(String source, String eventId) {
