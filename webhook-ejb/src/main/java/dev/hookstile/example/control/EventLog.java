@@ -16,7 +16,7 @@ import java.util.logging.Logger;
  * operator API) says the same.
  */
 @ApplicationScoped
-public class EventLog implements WebhookHandler {
+class EventLog implements WebhookHandler {
 
     private static final Logger LOG = Logger.getLogger(EventLog.class.getName());
 

@@ -25,7 +25,7 @@ import java.nio.charset.StandardCharsets;
  * {@code type}, {@code provider}.
  */
 @ApplicationScoped
-public class BackOfficePublisher {
+class BackOfficePublisher {
 
     @Inject
     ConnectionFactory factory;

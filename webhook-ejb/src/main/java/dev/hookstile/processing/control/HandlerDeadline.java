@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * removal.
  */
 @ApplicationScoped
-public class HandlerDeadline {
+class HandlerDeadline {
 
     @Inject
     @ConfigProperty(name = "hookstile.processing.handler-timeout-seconds", defaultValue = "60")

@@ -16,7 +16,7 @@ import java.util.List;
  * (an operator's replay racing the queue), wait for each other.
  */
 @ApplicationScoped
-public class KeyOrder {
+class KeyOrder {
 
     // A key's first event inserts its row; a concurrent first try of the same key (a replay meeting the queue)
     // waits on that insert and then finds the row, instead of failing on the primary key.
