@@ -78,6 +78,15 @@ public class OutboxRelay {
     @ConfigProperty(name = "hookstile.outbox.concurrency", defaultValue = "8")
     int concurrency;
 
+    /**
+     * The Java priority the relay sends at, below the request threads' 5 like processing's: forwarding has the
+     * outbox in front of it and catches up after a burst, where an ack is what a sender waits for. The HTTP client's
+     * threads are started from the relay's and inherit it.
+     */
+    @Inject
+    @ConfigProperty(name = "hookstile.outbox.thread-priority", defaultValue = "1")
+    int threadPriority;
+
     private DestinationBreakers breakers;
 
     @Inject
@@ -108,6 +117,10 @@ public class OutboxRelay {
         if (!schema.migrated()) {
             return;
         }
+        // The timer's thread is the container's, shared with other timers: its priority is given back.
+        Thread current = Thread.currentThread();
+        int containerPriority = current.getPriority();
+        current.setPriority(Math.max(Thread.MIN_PRIORITY, Math.min(Thread.MAX_PRIORITY, threadPriority)));
         try {
             List<OutboxEntries.Due> due;
             do {
@@ -118,6 +131,8 @@ public class OutboxRelay {
             } while (due.size() == BATCH);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Outbox relay failed; next try in " + intervalMillis + " ms", e);
+        } finally {
+            current.setPriority(containerPriority);
         }
     }
 
