@@ -1,6 +1,7 @@
 package dev.hookstile.it;
 
 import dev.hookstile.it.support.BackOfficeProbe;
+import dev.hookstile.it.support.ConsumerDetacher;
 import dev.hookstile.it.support.EffectRecorder;
 import dev.hookstile.it.support.EffectSender;
 import dev.hookstile.it.support.EffectTable;
@@ -23,7 +24,7 @@ public final class Deployments {
     public static WebArchive hookstileWithTestHandler() {
         return ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("hookstile.it.war")))
                 .addClasses(EffectRecorder.class, EffectTable.class, EventsProbe.class, BackOfficeProbe.class,
-                        EffectSender.class, OrderRecorder.class, OrderProbe.class);
+                        EffectSender.class, OrderRecorder.class, OrderProbe.class, ConsumerDetacher.class);
     }
 
     /** The same archive as a file, for tests that run it with the launcher. */

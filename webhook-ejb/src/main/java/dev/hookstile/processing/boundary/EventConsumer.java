@@ -1,6 +1,7 @@
 package dev.hookstile.processing.boundary;
 
 import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.processing.control.ConsumerActivity;
 import dev.hookstile.processing.control.EventProcessor;
 import dev.hookstile.queue.boundary.EventMessage;
 import jakarta.annotation.Resource;
@@ -49,11 +50,15 @@ public class EventConsumer implements MessageListener {
     @Inject
     EventProcessor processor;
 
+    @Inject
+    ConsumerActivity activity;
+
     @Resource
     MessageDrivenContext context;
 
     @Override
     public void onMessage(Message message) {
+        activity.delivered(message);
         List<EventMessage.Received> events;
         try {
             events = EventMessage.receive(message);

@@ -5,8 +5,10 @@ import dev.hookstile.api.PermanentFailure;
 import dev.hookstile.api.TransientFailure;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.api.WebhookHandler;
+import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.jms.ConnectionFactory;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Status;
@@ -32,7 +34,9 @@ import java.time.Instant;
  *     the server with events in flight;</li>
  *     <li>{@code hang-...} sleeps ten minutes, as a handler stuck on a call without a timeout does;</li>
  *     <li>{@code halt-...} halts the JVM right after the try's transaction commits, before the broker hears that
- *     the message was consumed: the crash window this design leaves open.</li>
+ *     the message was consumed: the crash window this design leaves open;</li>
+ *     <li>{@code detach-...} makes the consumer delivering it stop receiving while its connection stays open
+ *     ({@link ConsumerDetacher}), as a consumer stalled after a broker restart did.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -45,6 +49,10 @@ public class EffectRecorder implements WebhookHandler {
 
     @Resource
     TransactionSynchronizationRegistry transactions;
+
+    // The resource adapter's connection factory: its class loader knows the adapter's classes.
+    @Resource(lookup = ContainerResources.CONNECTION_FACTORY)
+    ConnectionFactory adapterFactory;
 
     @Override
     public void handle(WebhookEvent event) throws Exception {
@@ -61,6 +69,9 @@ public class EffectRecorder implements WebhookHandler {
                 .setParameter(4, Timestamp.from(Instant.now()))
                 .executeUpdate();
         String id = event.eventId();
+        if (id.startsWith("detach-")) {
+            ConsumerDetacher.detachCurrentConsumer(adapterFactory.getClass().getClassLoader());
+        }
         if (id.startsWith("halt-")) {
             transactions.registerInterposedSynchronization(new Synchronization() {
                 @Override
