@@ -16,6 +16,10 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,15 +75,26 @@ public class StalledConsumers {
     @ConfigProperty(name = "HOOKSTILE_PROCESSING_MAX_REDELIVERY_DELAY_MS", defaultValue = "60000")
     long longestRedeliveryDelayMs;
 
+    @Inject
+    MetricRegistry registry;
+
     @Resource
     TimerService timers;
 
     private final Map<String, Suspect> suspects = new ConcurrentHashMap<>();
+    private final Map<String, Counter> reconnected = new ConcurrentHashMap<>();
     private final AtomicLong reconnects = new AtomicLong();
     long windowNanos;
 
     @PostConstruct
     void schedule() {
+        // Tagged by queue: a fixed set, present at 0 before the first stall, for alerts.
+        Metadata metadata = Metadata.builder().withName("hookstile.consumers.reconnected")
+                .withDescription("Queue consumers reconnected because they received nothing while their queue held"
+                        + " messages").build();
+        for (String queue : queues()) {
+            reconnected.put(queue, registry.counter(metadata, new Tag("queue", queue)));
+        }
         Duration window = stallSeconds.map(Duration::ofSeconds)
                 .orElse(Duration.ofMillis(2 * longestRedeliveryDelayMs));
         if (window.isZero() || window.isNegative()) {
@@ -147,6 +162,10 @@ public class StalledConsumers {
             boolean reported = activity.reconnect(queue, "stalled: nothing received for " + idleSeconds
                     + " s while the queue holds messages");
             reconnects.incrementAndGet();
+            Counter counter = reconnected.get(queue);
+            if (counter != null) {
+                counter.inc();
+            }
             LOG.warning(() -> "The consumer of " + queue + " received nothing for " + idleSeconds + " s while the"
                     + " queue holds messages; " + (reported ? "reported its connection failed, so that the resource"
                     + " adapter connects it again" : "it has no connection to reconnect") + " (reconnect "
