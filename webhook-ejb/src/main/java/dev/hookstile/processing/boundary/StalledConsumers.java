@@ -21,6 +21,8 @@ import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +47,8 @@ import java.util.logging.Logger;
  * at two looks in a row. The window outlasts the longest redelivery delay, so a consumer waiting out back-off (the
  * database down, a failing handler) is not stalled. Then the consumer's connection is reported failed to the
  * resource adapter ({@link ConsumerActivity#reconnect}), which closes it (the broker gives its messages to the next
- * consumer) and connects again, once per window while the stall lasts. Still stalled after
+ * consumer) and connects again, once per window while the stall lasts; before the first, the threads of the instance
+ * go to the log, the evidence for the cause. Still stalled after
  * {@value #RECONNECTS_BEFORE_DOWN} of those, liveness goes DOWN, so that an orchestrator restarts the instance.
  */
 @Singleton
@@ -159,6 +162,11 @@ public class StalledConsumers {
             suspects.put(queue, new Suspect(first.get(), now, 0, 0));
         } else if (suspect.reconnects() == 0 || now - suspect.lastReconnectNanos() >= windowNanos) {
             long idleSeconds = TimeUnit.NANOSECONDS.toSeconds(now - activity.lastDeliveryNanos(queue));
+            if (suspect.reconnects() == 0) {
+                // Why a consumer stalls is not known yet: what every thread is doing is the evidence, once a stall.
+                LOG.warning(() -> "Threads of this instance while the consumer of " + queue + " is stalled:\n"
+                        + threads());
+            }
             boolean reported = activity.reconnect(queue, "stalled: nothing received for " + idleSeconds
                     + " s while the queue holds messages");
             reconnects.incrementAndGet();
@@ -172,6 +180,25 @@ public class StalledConsumers {
                     + (suspect.reconnects() + 1) + " of this stall)");
             suspects.put(queue, new Suspect(suspect.first(), suspect.sinceNanos(), suspect.reconnects() + 1, now));
         }
+    }
+
+    private static String threads() {
+        StringBuilder dump = new StringBuilder();
+        for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+            dump.append('"').append(thread.getThreadName()).append("\" ").append(thread.getThreadState());
+            if (thread.getLockName() != null) {
+                dump.append(" on ").append(thread.getLockName());
+            }
+            if (thread.getLockOwnerName() != null) {
+                dump.append(" owned by \"").append(thread.getLockOwnerName()).append('"');
+            }
+            dump.append('\n');
+            for (StackTraceElement frame : thread.getStackTrace()) {
+                dump.append("\tat ").append(frame).append('\n');
+            }
+            dump.append('\n');
+        }
+        return dump.toString();
     }
 
     private static List<String> queues() {
