@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -59,6 +60,9 @@ public class StalledConsumers {
 
     private static final Logger LOG = Logger.getLogger(StalledConsumers.class.getName());
     static final int RECONNECTS_BEFORE_DOWN = 3;
+    /** The queues Hookstile's consumers take events from (the dead-letter consumer's selector makes it no judge). */
+    private static final List<String> QUEUES = Stream.concat(Stream.of(ContainerResources.QUEUE_NAME),
+            ContainerResources.ORDERED_QUEUE_NAMES.stream()).toList();
 
     /** A queue found with messages while its consumer received none: since when, and what was done. */
     private record Suspect(String first, long sinceNanos, int reconnects, long lastReconnectNanos) {
@@ -95,7 +99,7 @@ public class StalledConsumers {
         Metadata metadata = Metadata.builder().withName("hookstile.consumers.reconnected")
                 .withDescription("Queue consumers reconnected because they received nothing while their queue held"
                         + " messages").build();
-        for (String queue : queues()) {
+        for (String queue : QUEUES) {
             reconnected.put(queue, registry.counter(metadata, new Tag("queue", queue)));
         }
         Duration window = stallSeconds.map(Duration::ofSeconds)
@@ -111,7 +115,7 @@ public class StalledConsumers {
 
     @Timeout
     void look() {
-        for (String queue : queues()) {
+        for (String queue : QUEUES) {
             try {
                 look(queue, System.nanoTime());
             } catch (RuntimeException e) {
@@ -199,12 +203,5 @@ public class StalledConsumers {
             dump.append('\n');
         }
         return dump.toString();
-    }
-
-    private static List<String> queues() {
-        List<String> queues = new ArrayList<>();
-        queues.add(ContainerResources.QUEUE_NAME);
-        queues.addAll(ContainerResources.ORDERED_QUEUE_NAMES);
-        return queues;
     }
 }

@@ -58,7 +58,11 @@ public class ConsumerActivity {
             return;
         }
         long now = System.nanoTime();
-        Consumer consumer = consumers.computeIfAbsent(queue, q -> new Consumer(now));
+        Consumer consumer = consumers.get(queue);
+        if (consumer == null) {
+            // Once per queue: after that, a delivery allocates nothing here.
+            consumer = consumers.computeIfAbsent(queue, q -> new Consumer(now));
+        }
         consumer.lastDeliveryNanos = now;
         Object connection = connectionOf(message);
         if (connection != null && connection != consumer.connection) {
