@@ -1,6 +1,7 @@
 package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.dedup.boundary.AcceptedEvents;
+import dev.hookstile.ingest.control.BodyBudget;
 import dev.hookstile.ingest.control.RequestBody;
 import dev.hookstile.provider.boundary.Answer;
 import dev.hookstile.provider.boundary.Delivery;
@@ -75,7 +76,18 @@ public class Ingest {
         RequestBody.Deadline deadline = RequestBody.Deadline.in(limits.timeoutSeconds());
         RequestBody.checkDeclaredLength(declaredLength, maxBodyBytes);
         Source source = source(sourceName);
-        byte[] payload = RequestBody.read(body, declaredLength, maxBodyBytes, deadline);
+        BodyBudget budget = limits.budget();
+        byte[] payload = RequestBody.read(body, declaredLength, maxBodyBytes, deadline, budget);
+        try {
+            return accept(source, headers, url, payload);
+        } finally {
+            // However the request ends (accepted, refused, the broker failing), its bytes leave the budget.
+            budget.give(payload.length);
+        }
+    }
+
+    private Receipt accept(Source source, Delivery.Headers headers, String url, byte[] payload)
+            throws RejectedDelivery, HandOffFailure {
         Instant receivedAt = clock.instant();
         VerifiedDelivery verified = source.provider().verify(new Delivery(headers, payload, receivedAt, url), source);
         if (verified.answer() != null) {

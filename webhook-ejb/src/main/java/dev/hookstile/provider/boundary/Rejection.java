@@ -9,6 +9,7 @@ public enum Rejection {
     TOO_MANY_FIELDS(413, "too-many-fields", "Too many form fields"),
     TOO_MANY_EVENTS(413, "too-many-events", "Too many events in one delivery"),
     BODY_TIMEOUT(408, "body-timeout", "Request body too slow"),
+    BODY_BUFFERS_FULL(503, "body-buffers-full", "Too many request bodies in flight"),
     UNKNOWN_SOURCE(404, "unknown-source", "Unknown source"),
     METHOD_NOT_ALLOWED(405, "method-not-allowed", "Method not allowed"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "Unsupported media type"),

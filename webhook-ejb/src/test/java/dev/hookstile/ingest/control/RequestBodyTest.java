@@ -7,10 +7,13 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -231,5 +234,179 @@ class RequestBodyTest {
         var rejected = assertThrows(RejectedDelivery.class, () -> RequestBody.read(new BrokenStream(), -1, 1024));
 
         assertEquals(Rejection.INVALID_PAYLOAD, rejected.reason());
+    }
+
+    /** Declares much, sends nothing yet: what the reader allocated is visible in the budget at its first read. */
+    private static final class StalledStream extends InputStream {
+        private final BodyBudget budget;
+        long usedAtFirstRead = -1;
+
+        StalledStream(BodyBudget budget) {
+            this.budget = budget;
+        }
+
+        @Override
+        public int read() {
+            return -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (usedAtFirstRead < 0) {
+                usedAtFirstRead = budget.used();
+            }
+            return -1;
+        }
+    }
+
+    @Test
+    void aDeclaredLengthIsNotAllocatedBeforeItsBytesArrive() {
+        var budget = new BodyBudget(64L * 1024 * 1024);
+        var stream = new StalledStream(budget);
+
+        var rejected = assertThrows(RejectedDelivery.class,
+                () -> RequestBody.read(stream, 1024 * 1024, 1024 * 1024, RequestBody.Deadline.NONE, budget));
+
+        assertEquals(Rejection.INVALID_PAYLOAD, rejected.reason(), "the body ended early");
+        assertTrue(stream.usedAtFirstRead > 0 && stream.usedAtFirstRead <= RequestBody.FIRST_BUFFER,
+                "held " + stream.usedAtFirstRead + " bytes before any arrived, not the 1 MiB declared");
+        assertEquals(0, budget.used(), "and gave them back");
+    }
+
+    @Test
+    void aBodyGrowsAsItArrivesAndTheBudgetHoldsExactlyItsLength() throws RejectedDelivery {
+        var budget = new BodyBudget(64L * 1024 * 1024);
+        byte[] sent = bytes(300_000);
+        InputStream trickle = new ByteArrayInputStream(sent) {
+            @Override
+            public synchronized int available() {
+                return 0;
+            }
+
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, 1000));
+            }
+        };
+
+        byte[] body = RequestBody.read(trickle, sent.length, 1024 * 1024, RequestBody.Deadline.NONE, budget);
+
+        assertArrayEquals(sent, body);
+        assertEquals(body.length, budget.used(), "the caller holds exactly the body until it gives it back");
+    }
+
+    @Test
+    void aChunkedBodyIsReturnedAtItsSizeAndHeldAtItsSize() throws RejectedDelivery {
+        var budget = new BodyBudget(64L * 1024 * 1024);
+        byte[] sent = bytes(70_000);
+
+        byte[] body = RequestBody.read(new ByteArrayInputStream(sent), -1, 1024 * 1024, RequestBody.Deadline.NONE,
+                budget);
+
+        assertArrayEquals(sent, body);
+        assertEquals(sent.length, budget.used());
+    }
+
+    @Test
+    void aBodyAlreadyThereIsReadIntoOneArrayOfItsSize() throws RejectedDelivery {
+        var budget = new BodyBudget(64L * 1024 * 1024);
+        byte[] sent = bytes(50_000);
+        var lengths = new java.util.ArrayList<Integer>();
+        InputStream whole = new ByteArrayInputStream(sent) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                lengths.add(b.length);
+                return super.read(b, off, len);
+            }
+        };
+
+        RequestBody.read(whole, sent.length, 1024 * 1024, RequestBody.Deadline.NONE, budget);
+
+        assertEquals(java.util.List.of(sent.length), lengths, "one read into one array of the body's size");
+    }
+
+    @Test
+    void aBodyPastTheBudgetIsRefusedWith503AndHoldsNothing() {
+        var budget = new BodyBudget(100_000);
+        assertTrue(budget.take(60_000), "other requests hold most of it");
+
+        var rejected = assertThrows(RejectedDelivery.class, () -> RequestBody.read(
+                new ByteArrayInputStream(bytes(50_000)), 50_000, 1024 * 1024, RequestBody.Deadline.NONE, budget));
+
+        assertEquals(Rejection.BODY_BUFFERS_FULL, rejected.reason());
+        assertEquals(503, rejected.reason().status());
+        assertEquals(60_000, budget.used(), "nothing kept by the refused request");
+    }
+
+    @Test
+    void aRefusedBodyGivesBackWhatItHad() {
+        var budget = new BodyBudget(64L * 1024 * 1024);
+
+        assertThrows(RejectedDelivery.class, () -> RequestBody.read(new GeneratedStream(ONE_GIB), -1, 100_000,
+                RequestBody.Deadline.NONE, budget));
+        assertThrows(RejectedDelivery.class, () -> RequestBody.read(new BrokenStream(), -1, 100_000,
+                RequestBody.Deadline.NONE, budget));
+
+        assertEquals(0, budget.used());
+    }
+
+    /** Sends one byte, then blocks as a socket read does with nothing to read; an interrupt wakes it. */
+    private static final class BlockingStream extends InputStream {
+        private boolean sent;
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0];
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (!sent) {
+                sent = true;
+                b[off] = '{';
+                return 1;
+            }
+            try {
+                Thread.sleep(60_000);
+                return -1;
+            } catch (InterruptedException e) {
+                throw new InterruptedIOException("interrupted");
+            }
+        }
+    }
+
+    @Test
+    void aReadBlockedAtTheDeadlineIsCutOffThenAndLeavesNoInterruptBehind() {
+        var budget = new BodyBudget(64L * 1024 * 1024);
+        long start = System.nanoTime();
+
+        var rejected = assertThrows(RejectedDelivery.class, () -> RequestBody.read(new BlockingStream(), 1000,
+                1024 * 1024, RequestBody.Deadline.in(1), budget));
+
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertEquals(Rejection.BODY_TIMEOUT, rejected.reason());
+        assertTrue(took.toMillis() >= 900 && took.toMillis() < 3_000, "cut off at the deadline, after " + took);
+        assertFalse(Thread.interrupted(), "the request thread is not left interrupted");
+        assertEquals(0, budget.used());
+    }
+
+    @Test
+    void aBodyReadBeforeTheDeadlineLeavesNoInterruptBehind() throws Exception {
+        var budget = new BodyBudget(64L * 1024 * 1024);
+        for (int i = 0; i < 50; i++) {
+            InputStream slow = new ByteArrayInputStream(bytes(10)) {
+                @Override
+                public synchronized int available() {
+                    return 0;
+                }
+            };
+            byte[] body = RequestBody.read(slow, 10, 1024, RequestBody.Deadline.in(1), budget);
+            budget.give(body.length);
+        }
+        Thread.sleep(1_500);
+
+        assertFalse(Thread.interrupted(), "no watchdog fired after its body was read");
+        assertEquals(0, budget.used());
     }
 }

@@ -2,10 +2,16 @@ package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.ingest.boundary.BodyLimits;
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
+import dev.hookstile.ingest.control.BodyBudget;
+import dev.hookstile.ingest.control.RequestBody;
 import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.provider.boundary.RejectedDelivery;
 import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Sources;
 import jakarta.inject.Inject;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -19,10 +25,10 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +41,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * and it is cut off with {@code 408} when its body has not arrived within
  * {@code hookstile.ingest.body-timeout-seconds}.
  *
+ * <p>Nothing is allocated for what a request only declares: the buffer grows as bytes arrive, each growth taken from
+ * the {@link BodyBudget} every buffered request byte shares ({@code hookstile.ingest.buffer-budget-bytes}); a body
+ * that would pass it is answered {@code 503} with {@code Retry-After} at once and its connection closed. A request to
+ * an unknown source is not buffered at all: the resource refuses it ({@code 404}) before reading a byte.
+ *
  * <p>At most {@code hookstile.ingest.max-body-bytes} + 1 bytes are buffered: a larger body is passed on cut there, and
  * the resource refuses it with {@code 413} as it does a declared length over the limit.
  */
@@ -43,6 +54,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public class BodyBuffer extends HttpFilter {
 
     private static final String BODY = BodyBuffer.class.getName() + ".body";
+    private static final String COLLECTOR = BodyBuffer.class.getName() + ".collector";
+    private static final byte[] NO_BODY = new byte[0];
+    private static final String WEBHOOKS = "/webhooks/";
 
     /**
      * The body deadline, kept here rather than as the AsyncContext's timeout: that timer is not reliably disarmed by
@@ -57,16 +71,25 @@ public class BodyBuffer extends HttpFilter {
     @Inject
     DeliveryMetrics metrics;
 
+    @Inject
+    Sources sources;
+
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         if (request.getDispatcherType() == DispatcherType.ASYNC) {
-            byte[] body = (byte[]) request.getAttribute(BODY);
-            chain.doFilter(body == null ? request : new Buffered(request, body), response);
+            var collector = (Collector) request.getAttribute(COLLECTOR);
+            try {
+                byte[] body = (byte[]) request.getAttribute(BODY);
+                chain.doFilter(body == null ? request : new Buffered(request, body, collector.size), response);
+            } finally {
+                if (collector != null) {
+                    collector.share.close();
+                }
+            }
             return;
         }
-        if (!"POST".equals(request.getMethod()) || request.getContentLengthLong() > limits.maxBytes()
-                || !request.isAsyncSupported() || !plainHttp1(request)) {
+        if (!"POST".equals(request.getMethod()) || request.getContentLengthLong() > limits.maxBytes()) {
             // Refused from its declared length alone, or not a delivery: nothing to wait for.
             chain.doFilter(request, response);
             return;
@@ -78,12 +101,77 @@ public class BodyBuffer extends HttpFilter {
             chain.doFilter(request, response);
             return;
         }
+        if (unknownSource(request)) {
+            // Refused before the body is read: nothing to buffer or wait for, and the unread rest ends the connection.
+            response.setHeader("Connection", "close");
+            chain.doFilter(new Buffered(request, NO_BODY, 0), response);
+            return;
+        }
+        if (!request.isAsyncSupported() || !plainHttp1(request)) {
+            readBlocking(request, response, chain, declared);
+            return;
+        }
         AsyncContext async = request.startAsync(request, response);
         async.setTimeout(0);
-        var collector = new Collector(request, async);
+        var collector = new Collector(request, async, declared);
+        async.addListener(collector);
+        request.setAttribute(COLLECTOR, collector);
         collector.deadline = DEADLINES.schedule(collector::expire, limits.timeoutSeconds(), TimeUnit.SECONDS);
         ServletInputStream in = request.getInputStream();
         in.setReadListener(collector);
+    }
+
+    /**
+     * A body that cannot be gathered without a thread (an upgrade offered, HTTP/2) is read here, before JAX-RS touches
+     * the stream, with the same deadline: a read still blocked at the deadline is interrupted
+     * ({@link RequestBody}), so such a request holds its thread for at most the body timeout.
+     */
+    private void readBlocking(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+                              long declared) throws IOException, ServletException {
+        BodyBudget budget = limits.budget();
+        byte[] body;
+        try {
+            body = RequestBody.read(request.getInputStream(), declared, limits.maxBytes(),
+                    RequestBody.Deadline.in(limits.timeoutSeconds()), budget);
+        } catch (RejectedDelivery rejected) {
+            metrics.rejected(rejected.reason());
+            refuse(request, response, rejected.reason(), rejected.detail());
+            return;
+        }
+        try {
+            chain.doFilter(new Buffered(request, body, body.length), response);
+        } finally {
+            budget.give(body.length);
+        }
+    }
+
+    /** The source named in the path is certainly not configured (an encoded name is left to the resource). */
+    private boolean unknownSource(HttpServletRequest request) {
+        String uri = request.getRequestURI();
+        int start = uri.indexOf(WEBHOOKS, request.getContextPath().length());
+        if (start < 0) {
+            return false;
+        }
+        String name = uri.substring(start + WEBHOOKS.length());
+        return name.indexOf('%') < 0 && name.indexOf(';') < 0 && name.indexOf('/') < 0
+                && sources.find(name).isEmpty();
+    }
+
+    /** A problem answered before JAX-RS: the body was not read, so the connection ends with it. */
+    private void refuse(HttpServletRequest request, HttpServletResponse response, Rejection reason, String detail) {
+        try {
+            response.setStatus(reason.status());
+            response.setHeader("Connection", "close");
+            if (reason.status() == 503) {
+                response.setHeader("Retry-After", Problems.RETRY_AFTER_SECONDS);
+            }
+            response.setContentType(Problems.MEDIA_TYPE);
+            response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+            response.getWriter().write(Problems.json(reason.status(), reason.slug(), reason.title(), detail,
+                    request.getRequestURI()));
+        } catch (IOException | RuntimeException gone) {
+            // the client went away meanwhile: nothing to answer
+        }
     }
 
     /**
@@ -105,35 +193,46 @@ public class BodyBuffer extends HttpFilter {
         return executor;
     }
 
-    /** Gathers the body as it arrives; dispatches to the resource once, or answers 408 once. */
-    private final class Collector implements ReadListener {
+    /**
+     * Gathers the body as it arrives, into a buffer grown only by what arrived and taken from the budget; dispatches to
+     * the resource once, or answers once ({@code 408}, {@code 503}). Its share of the budget is given back when the
+     * dispatched request ends, or when the exchange ends any other way (answered here, client gone): the share is
+     * closed by whichever comes first, and a late read can take nothing more.
+     */
+    private final class Collector implements ReadListener, AsyncListener {
 
         private final HttpServletRequest request;
         private final AsyncContext async;
         private final ServletInputStream in;
-        private final ByteArrayOutputStream body;
-        private final byte[] chunk = new byte[8192];
+        /** The body's size as declared, or one past the limit when chunked (enough to know it is too large). */
+        private final int expected;
+        private final BodyBudget.Share share;
         private final AtomicBoolean finished = new AtomicBoolean();
+        private byte[] body = NO_BODY;
+        private int size;
         private volatile ScheduledFuture<?> deadline;
 
-        Collector(HttpServletRequest request, AsyncContext async) throws IOException {
+        Collector(HttpServletRequest request, AsyncContext async, long declared) throws IOException {
             this.request = request;
             this.async = async;
             this.in = request.getInputStream();
-            long declared = request.getContentLengthLong();
-            this.body = new ByteArrayOutputStream(declared > 0 ? (int) declared : 1024);
+            this.expected = declared >= 0 ? (int) declared : limits.maxBytes() + 1;
+            this.share = limits.budget().share();
         }
 
         @Override
         public void onDataAvailable() throws IOException {
             while (!finished.get() && in.isReady()) {
-                int n = in.read(chunk);
+                if (size == body.length && !grow()) {
+                    return;
+                }
+                int n = in.read(body, size, body.length - size);
                 if (n < 0) {
                     dispatch();
                     return;
                 }
-                body.write(chunk, 0, n);
-                if (body.size() > limits.maxBytes()) {
+                size += n;
+                if (size >= expected) {
                     dispatch();
                     return;
                 }
@@ -142,6 +241,19 @@ public class BodyBuffer extends HttpFilter {
             if (in.isFinished()) {
                 dispatch();
             }
+        }
+
+        /** Room for more of the body, doubling up to what is expected; false (and answered 503) beyond the budget. */
+        private boolean grow() {
+            int grown = (int) Math.min(expected, Math.max(RequestBody.FIRST_BUFFER, 2L * body.length));
+            if (!share.grow(grown)) {
+                overBudget();
+                return false;
+            }
+            byte[] old = body;
+            body = Arrays.copyOf(old, grown);
+            share.shrink(old.length);
+            return true;
         }
 
         @Override
@@ -153,27 +265,32 @@ public class BodyBuffer extends HttpFilter {
         public void onError(Throwable failure) {
             if (finished.compareAndSet(false, true)) {
                 cancelDeadline();
+                share.close();
                 async.complete();
             }
         }
 
         /** The body did not arrive in time: {@code 408}, and the connection is closed. */
         void expire() {
+            answer(Rejection.BODY_TIMEOUT, "the body did not arrive within " + limits.timeoutSeconds()
+                    + " s; nothing was accepted");
+        }
+
+        private void overBudget() {
+            answer(Rejection.BODY_BUFFERS_FULL, "the bodies being received fill the " + limits.budget().limit()
+                    + " bytes set aside for them; nothing was accepted, retry later");
+        }
+
+        private void answer(Rejection reason, String detail) {
             if (!finished.compareAndSet(false, true)) {
                 return;
             }
+            cancelDeadline();
+            share.close();
+            body = NO_BODY;
             try {
-                metrics.rejected(Rejection.BODY_TIMEOUT);
-                var response = (HttpServletResponse) async.getResponse();
-                response.setStatus(Rejection.BODY_TIMEOUT.status());
-                response.setHeader("Connection", "close");
-                response.setContentType(Problems.MEDIA_TYPE);
-                response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-                response.getWriter().write(Problems.json(Rejection.BODY_TIMEOUT.status(),
-                        Rejection.BODY_TIMEOUT.slug(), Rejection.BODY_TIMEOUT.title(), "the body did not arrive within "
-                                + limits.timeoutSeconds() + " s; nothing was accepted", request.getRequestURI()));
-            } catch (IOException | RuntimeException gone) {
-                // the client went away meanwhile: nothing to answer
+                metrics.rejected(reason);
+                refuse(request, (HttpServletResponse) async.getResponse(), reason, detail);
             } finally {
                 async.complete();
             }
@@ -189,9 +306,29 @@ public class BodyBuffer extends HttpFilter {
         private void dispatch() {
             if (finished.compareAndSet(false, true)) {
                 cancelDeadline();
-                request.setAttribute(BODY, body.toByteArray());
+                request.setAttribute(BODY, body);
                 async.dispatch();
             }
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            share.close();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            share.close();
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            share.close();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+            // the dispatched request does not start another asynchronous cycle
         }
     }
 
@@ -199,15 +336,17 @@ public class BodyBuffer extends HttpFilter {
     private static final class Buffered extends HttpServletRequestWrapper {
 
         private final byte[] body;
+        private final int size;
 
-        Buffered(HttpServletRequest request, byte[] body) {
+        Buffered(HttpServletRequest request, byte[] body, int size) {
             super(request);
             this.body = body;
+            this.size = size;
         }
 
         @Override
         public ServletInputStream getInputStream() {
-            var bytes = new ByteArrayInputStream(body);
+            var bytes = new ByteArrayInputStream(body, 0, size);
             return new ServletInputStream() {
                 @Override
                 public int read() {

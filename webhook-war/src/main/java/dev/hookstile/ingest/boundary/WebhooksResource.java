@@ -6,6 +6,7 @@ import dev.hookstile.ingest.boundary.Receipt;
 import dev.hookstile.platform.boundary.Problems;
 import dev.hookstile.provider.boundary.Answer;
 import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.queue.boundary.HandOffFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -86,8 +87,16 @@ public class WebhooksResource {
         var reason = rejected.reason();
         metrics.rejected(reason);
         LOG.fine(() -> "Refused a delivery to " + source + ": " + reason.slug() + " " + rejected.detail());
-        return Problems.of(reason.status(), reason.slug(), reason.title(), rejected.detail(), "/webhooks/" + source)
-                .build();
+        var problem = Problems.of(reason.status(), reason.slug(), reason.title(), rejected.detail(),
+                "/webhooks/" + source);
+        if (reason == Rejection.BODY_BUFFERS_FULL || reason == Rejection.BODY_TIMEOUT) {
+            // The rest of the body was never read: the connection cannot carry another request.
+            problem.header("Connection", "close");
+        }
+        if (reason.status() == 503) {
+            problem.header("Retry-After", Problems.RETRY_AFTER_SECONDS);
+        }
+        return problem.build();
     }
 
     private static Response answer(Answer answer) {
