@@ -148,7 +148,9 @@ public final class ServerProcess implements AutoCloseable {
 
     private void awaitReady() {
         Webhooks webhooks = webhooks();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        // A busy machine may need longer: -Dhookstile.it.ready-timeout-seconds.
+        long patience = Long.getLong("hookstile.it.ready-timeout-seconds", 180);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(patience);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 fail("the server exited with " + process.exitValue() + " before it was ready; see "
@@ -163,7 +165,7 @@ public final class ServerProcess implements AutoCloseable {
             }
             Webhooks.sleep(Duration.ofMillis(500));
         }
-        fail("the server was not ready within 180 s; see " + work.resolve("server-" + starts + ".log"));
+        fail("the server was not ready within " + patience + " s; see " + work.resolve("server-" + starts + ".log"));
     }
 
     @Override

@@ -117,7 +117,20 @@ class HostileInputIT extends DeployedHookstile {
         assertTrickleCutOff("Connection: Upgrade\r\nUpgrade: websocket\r\n");
     }
 
+    /**
+     * A body that stops after its first byte, offering an upgrade (read the blocking way): the read blocked at the
+     * deadline is interrupted, so the thread is freed then, not at the socket's own timeout.
+     */
+    @Test
+    void bodyStalledWithAnUpgradeHeaderIsCutOffAtTheDeadline() throws Exception {
+        assertCutOff("Connection: Upgrade\r\nUpgrade: websocket\r\n", false);
+    }
+
     private void assertTrickleCutOff(String extraHeaders) throws Exception {
+        assertCutOff(extraHeaders, true);
+    }
+
+    private void assertCutOff(String extraHeaders, boolean trickling) throws Exception {
         long before = webhooks.rejections("body-timeout");
         long acceptedBefore = webhooks.accepted();
         URI uri = URI.create(webhooks.base());
@@ -131,7 +144,7 @@ class HostileInputIT extends DeployedHookstile {
             out.flush();
             Thread trickle = new Thread(() -> {
                 try {
-                    while (!Thread.currentThread().isInterrupted()) {
+                    while (trickling && !Thread.currentThread().isInterrupted()) {
                         Thread.sleep(500);
                         out.write(' ');
                         out.flush();
