@@ -15,9 +15,8 @@ import java.util.logging.Logger;
 
 /**
  * Ready means events can be accepted, and that needs a broker that answers: a real connection, at most once a second
- * ({@link RecentAnswer}: the endpoint is public). The answer
- * names only the kind of failure (it is served without credentials, and a client's message can name hosts); the full
- * message goes to the log, once per outage.
+ * ({@link RecentAnswer}: the endpoint is public). The answer names only the kind of failure (it is served without
+ * credentials, and a client's message can name hosts); the full message goes to the log, once per outage.
  */
 @Readiness
 @ApplicationScoped

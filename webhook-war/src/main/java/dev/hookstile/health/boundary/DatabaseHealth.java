@@ -17,10 +17,10 @@ import javax.sql.DataSource;
 
 /**
  * The database, checked with a real round trip, at most once a second ({@link RecentAnswer}: the endpoint is
- * public). Down only while it is unreachable and this instance has not yet
- * migrated the schema. Once the schema exists, an outage is reported ({@code reachable: false}, for alerting) but
- * does not make the instance unready: ingest keeps accepting events into the broker while the database is down, and
- * taking the instance out of the load balancer then would turn a processing delay into refused deliveries.
+ * public). Down only while it is unreachable and this instance has not yet migrated the schema. Once the schema
+ * exists, an outage is reported ({@code reachable: false}, for alerting) but does not make the instance unready:
+ * ingest keeps accepting events into the broker while the database is down, and taking the instance out of the load
+ * balancer then would turn a processing delay into refused deliveries.
  *
  * <p>The answer names only the kind of failure: health endpoints answer without credentials, and a driver's message
  * can carry host names, user names and authentication errors. The full message goes to the log, once per outage.
