@@ -235,7 +235,8 @@ public final class Webhooks {
         return counter("hookstile_queue_messages_total");
     }
 
-    private long counter(String name) {
+    /** A counter of the application metrics, summed over its tags. */
+    public long counter(String name) {
         HttpResponse<String> metrics = server().get("metrics?scope=application");
         if (metrics.statusCode() != 200) {
             fail("metrics answered " + metrics.statusCode() + ": " + metrics.body());

@@ -2,6 +2,8 @@ package dev.hookstile.dedup.boundary;
 
 import dev.hookstile.events.entity.ReceivedEvent;
 import dev.hookstile.platform.boundary.ContainerResources;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -12,9 +14,15 @@ import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -23,11 +31,15 @@ import javax.sql.DataSource;
  * without queueing it again.
  *
  * <p>It is an optimisation only: the claim in the consumer is what guarantees at-most-once processing. So a database
- * that fails must not stop ingest, nor slow it: a lookup waits at most {@value #ANSWER_WITHIN_MILLIS} ms for its
- * answer (a database that stops answering without refusing, a partition, would otherwise hold the request until
- * the sender gives up), a group's lookup as a whole too (what is not asked by then is queued unasked), and after a
- * failure the lookup is skipped for a pause and every event is queued. When the
- * pause ends, one request probes the database while the others still skip it; its success ends the pause for all.
+ * that fails must not stop ingest, nor slow it. The lookup runs on a thread of its own, and the hand-off waits at
+ * most {@value #ANSWER_WITHIN_MILLIS} ms for its answer; what is not answered by then is queued unasked. While that
+ * thread is still busy with an earlier lookup, nothing is asked at all. Bounding the statements alone was not enough:
+ * during a partition the pool itself held the caller for seconds (measured: 2.2 s, the partition fault test), by
+ * validating a pooled connection (up to its 1 s socket timeout), then, with every connection failed, refilling the
+ * pool on the caller's thread (up to the 1 s login timeout per connection). Whatever JDBC or the pool waits for now
+ * holds only this thread. The lookup itself stops asking after {@value #LOOKUP_WITHIN_MILLIS} ms (a database that
+ * answers each probe slowly), and after a failure it is skipped for a pause and every event is queued. When the
+ * pause ends, one lookup probes the database while the others still skip it; its success ends the pause for all.
  *
  * <p>The hand-off asks about a group of events at once: one connection, one primary-key probe per event. A single
  * statement for the group ({@code IN (...)}, {@code = ANY (?)}, a join with {@code UNNEST}) was tried: under load,
@@ -37,7 +49,13 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class DuplicateLookup {
 
-    static final int ANSWER_WITHIN_MILLIS = 500;
+    /**
+     * The longest the hand-off waits for a lookup. Its requests may have waited as long for the group before theirs,
+     * and ingest answers within a second while the database does not answer.
+     */
+    static final int ANSWER_WITHIN_MILLIS = 300;
+    /** After this long the lookup asks no more and answers with what it has, well within the hand-off's wait. */
+    static final int LOOKUP_WITHIN_MILLIS = 200;
     private static final long PAUSE_AFTER_FAILURE = TimeUnit.SECONDS.toNanos(5);
     private static final Executor SAME_THREAD = Runnable::run;
     private static final Logger LOG = Logger.getLogger(DuplicateLookup.class.getName());
@@ -46,9 +64,14 @@ public class DuplicateLookup {
     @ContainerResources.LookupDatabase
     DataSource dataSource;
 
+    @Inject
+    ManagedThreadFactory threads;
+
     private volatile long skipUntil = System.nanoTime();
     private volatile boolean healthy = true;
-    private final AtomicBoolean probing = new AtomicBoolean();
+    /** A lookup is under way on the lookup's thread (at most one ever is). */
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private ExecutorService worker;
 
     /**
      * Which of these events of one source the database positively knows, in one query; the others are unknown, or
@@ -58,21 +81,62 @@ public class DuplicateLookup {
         if (eventIds.isEmpty()) {
             return Set.of();
         }
-        if (healthy) {
-            return lookUp(source, eventIds);
+        if (!healthy && System.nanoTime() - skipUntil < 0) {
+            return Set.of();
         }
-        if (System.nanoTime() - skipUntil < 0 || !probing.compareAndSet(false, true)) {
+        if (!busy.compareAndSet(false, true)) {
+            // The last lookup has not answered yet (a database that stopped answering): do not wait behind it.
+            return Set.of();
+        }
+        var answer = new CompletableFuture<Set<String>>();
+        try {
+            worker().execute(() -> {
+                try {
+                    answer.complete(lookUp(source, eventIds));
+                } finally {
+                    busy.set(false);
+                }
+            });
+        } catch (RuntimeException e) {
+            busy.set(false);
+            LOG.log(Level.WARNING, e, () -> "Duplicate lookup could not start; the group is queued unasked");
             return Set.of();
         }
         try {
-            return lookUp(source, eventIds);
-        } finally {
-            probing.set(false);
+            return answer.get(ANSWER_WITHIN_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException slow) {
+            LOG.fine(() -> "Duplicate lookup did not answer within " + ANSWER_WITHIN_MILLIS
+                    + " ms; the group is queued unasked");
+            return Set.of();
+        } catch (ExecutionException e) {
+            return Set.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Set.of();
+        }
+    }
+
+    private synchronized ExecutorService worker() {
+        if (worker == null) {
+            worker = Executors.newSingleThreadExecutor(task -> {
+                Thread thread = threads.newThread(task);
+                thread.setName("hookstile-duplicate-lookup");
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+        return worker;
+    }
+
+    @PreDestroy
+    synchronized void stop() {
+        if (worker != null) {
+            worker.shutdownNow();
         }
     }
 
     private Set<String> lookUp(String source, Collection<String> eventIds) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_WITHIN_MILLIS);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LOOKUP_WITHIN_MILLIS);
         try (Connection connection = dataSource.getConnection()) {
             int before = connection.getNetworkTimeout();
             connection.setNetworkTimeout(SAME_THREAD, ANSWER_WITHIN_MILLIS);

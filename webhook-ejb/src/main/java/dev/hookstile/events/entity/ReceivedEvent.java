@@ -41,6 +41,12 @@ public class ReceivedEvent {
      * thing by it. A duplicate yields an update count of 0 without an error, so the surrounding transaction stays
      * usable (a failed INSERT would abort a PostgreSQL transaction).
      */
+    /**
+     * The source of the rows that record a message on a queue that could not be read as events and had no readable
+     * identity: not a name a source can have ({@code [a-z0-9][a-z0-9-]*}), so it never meets a real one. Such a row
+     * is kept for an operator to read and is not replayable.
+     */
+    public static final String UNREADABLE_SOURCE = "_unreadable";
     public static final String CLAIM = """
             INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at, processed_at,
                                         updated_at, headers, payload, body_digest)

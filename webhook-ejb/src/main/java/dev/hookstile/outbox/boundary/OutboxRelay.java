@@ -34,7 +34,8 @@ import java.util.logging.Logger;
  * Sends what the outbox holds, every {@code hookstile.outbox.interval-ms}: takes the due entries for a lease (so
  * several instances never send one at the same moment, and an instance that dies mid-send lets it go), sends each
  * outside any transaction, then records delivered, a retry with back-off (2 s doubling to 10 minutes, or the
- * destination's {@code Retry-After} when longer), or dead. At least once: a crash after the destination answered and
+ * destination's {@code Retry-After} when longer), or dead; an entry no request can be made of (a header value the
+ * HTTP client refuses, an empty signing key) is dead at once, and the rest of its batch goes on. At least once: a crash after the destination answered and
  * before the record sends again, with the same {@code Idempotency-Key}. A destination that keeps failing is left
  * alone for a while ({@link DestinationBreakers}), so it cannot hold the relay from the others.
  */
@@ -157,7 +158,17 @@ public class OutboxRelay {
             var sent = new ArrayList<OutboxEntries.Due>(round.size());
             var results = new ArrayList<CompletableFuture<HttpForwarding.Result>>(round.size());
             for (OutboxEntries.Due entry : round) {
-                CompletableFuture<HttpForwarding.Result> result = start(entry);
+                CompletableFuture<HttpForwarding.Result> result;
+                try {
+                    result = start(entry);
+                } catch (RuntimeException e) {
+                    // One entry must never hold its batch: the rest would stay leased, and what was sent of it
+                    // would go out again when the lease ends.
+                    result = CompletableFuture.completedFuture(new HttpForwarding.Unsendable(
+                            "could not be sent: " + e.getClass().getSimpleName()));
+                    LOG.log(Level.WARNING, e, () -> "Outbox: " + entry.source() + "/" + entry.eventId()
+                            + " could not be sent");
+                }
                 if (result != null) {
                     sent.add(entry);
                     results.add(result);
@@ -197,6 +208,12 @@ public class OutboxRelay {
                         + " times in a row (" + failure.reason() + "); left alone for " + breakerOpenSeconds + " s");
             }
             retryOrBury(entry, Instant.now(), failure);
+            return;
+        }
+        if (result instanceof HttpForwarding.Unsendable unsendable) {
+            entries.dead(entry.id(), unsendable.reason());
+            LOG.warning(() -> "Outbox: " + entry.source() + "/" + entry.eventId() + " to " + entry.destination()
+                    + " is dead: " + unsendable.reason());
             return;
         }
         breakers.answered(entry.destination());

@@ -41,6 +41,13 @@ public final class HttpForwarding {
     public record Permanent(String reason) implements Result {
     }
 
+    /**
+     * No request could be made of the entry (a header value the HTTP client refuses, a URL it cannot send to, an
+     * empty signing key): trying again cannot help, and the destination was not asked, so its breaker learns nothing.
+     */
+    public record Unsendable(String reason) implements Result {
+    }
+
     static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final HttpClient CLIENT = HttpClient.newBuilder()
             .connectTimeout(TIMEOUT)
@@ -50,42 +57,74 @@ public final class HttpForwarding {
     private HttpForwarding() {
     }
 
+    /** Forwards the event; never throws: an entry no request can be made of is {@link Unsendable}. */
     public static CompletableFuture<Result> send(Destination destination, OutboxEntries.Due entry, Instant now) {
-        String id = entry.source() + ":" + entry.eventId();
-        String timestamp = String.valueOf(now.getEpochSecond());
-        HttpRequest request = HttpRequest.newBuilder(destination.url())
-                .timeout(TIMEOUT)
-                .header("Content-Type", "application/json")
-                .header("Idempotency-Key", id)
-                .header("webhook-id", id)
-                .header("webhook-timestamp", timestamp)
-                .header("webhook-signature", "v1," + signature(destination.secret(), id, timestamp, entry.payload()))
-                .header("X-Hookstile-Source", entry.source())
-                .header("X-Hookstile-Event-Type", entry.type())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(entry.payload()))
-                .build();
+        HttpRequest request;
+        try {
+            String id = entry.source() + ":" + entry.eventId();
+            String timestamp = String.valueOf(now.getEpochSecond());
+            request = HttpRequest.newBuilder(destination.url())
+                    .timeout(TIMEOUT)
+                    .header("Content-Type", "application/json")
+                    .header("Idempotency-Key", id)
+                    .header("webhook-id", id)
+                    .header("webhook-timestamp", timestamp)
+                    .header("webhook-signature", "v1," + signature(destination.secret(), id, timestamp,
+                            entry.payload()))
+                    .header("X-Hookstile-Source", entry.source())
+                    .header("X-Hookstile-Event-Type", entry.type())
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(entry.payload()))
+                    .build();
+        } catch (RuntimeException e) {
+            return unsendable(e);
+        }
         return exchange(request);
     }
 
     /**
      * A handler's effect: its own body and {@code Content-Type}, to its URL, with
-     * {@code Idempotency-Key: <source>:<eventId>:effect-<n>}, the same on every retry.
+     * {@code Idempotency-Key: <source>:<eventId>:effect-<n>}, the same on every retry. Never throws, as
+     * {@link #send}.
      */
     public static CompletableFuture<Result> sendEffect(OutboxEntries.Due entry) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(entry.destination()))
-                .timeout(TIMEOUT)
-                .header("Content-Type", entry.contentType())
-                .header("Idempotency-Key", entry.source() + ":" + entry.eventId() + ":effect-" + entry.effect())
-                .header("X-Hookstile-Source", entry.source())
-                .header("X-Hookstile-Event-Id", entry.eventId())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(entry.payload()))
-                .build();
+        HttpRequest request;
+        try {
+            request = HttpRequest.newBuilder(URI.create(entry.destination()))
+                    .timeout(TIMEOUT)
+                    .header("Content-Type", entry.contentType())
+                    .header("Idempotency-Key", entry.source() + ":" + entry.eventId() + ":effect-" + entry.effect())
+                    .header("X-Hookstile-Source", entry.source())
+                    .header("X-Hookstile-Event-Id", entry.eventId())
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(entry.payload()))
+                    .build();
+        } catch (RuntimeException e) {
+            return unsendable(e);
+        }
         return exchange(request);
+    }
+
+    /**
+     * Why no request could be made: the client's message names the setting or header, and may quote the value, which
+     * a sender may control: printable characters only, bounded.
+     */
+    private static CompletableFuture<Result> unsendable(RuntimeException e) {
+        String message = String.valueOf(e.getMessage()).replaceAll("[\\p{Cntrl}\\p{Zl}\\p{Zp}]", "?");
+        if (message.length() > 200) {
+            message = message.substring(0, 200) + "...";
+        }
+        return CompletableFuture.completedFuture(new Unsendable("no request could be made of this entry ("
+                + e.getClass().getSimpleName() + ": " + message + ")"));
     }
 
     /** The request on its way; its result, never an exception: a failure to get an answer is transient. */
     private static CompletableFuture<Result> exchange(HttpRequest request) {
-        return CLIENT.sendAsync(request, HttpResponse.BodyHandlers.discarding()).handle((response, failure) -> {
+        CompletableFuture<HttpResponse<Void>> exchange;
+        try {
+            exchange = CLIENT.sendAsync(request, HttpResponse.BodyHandlers.discarding());
+        } catch (IllegalArgumentException e) {
+            return unsendable(e);
+        }
+        return exchange.handle((response, failure) -> {
             if (failure == null) {
                 return classify(response.statusCode(), response.headers().firstValue("Retry-After").orElse(null));
             }

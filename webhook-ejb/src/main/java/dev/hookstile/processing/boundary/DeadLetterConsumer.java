@@ -2,6 +2,7 @@ package dev.hookstile.processing.boundary;
 
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.processing.control.EventProcessor;
+import dev.hookstile.processing.control.UnreadableMessages;
 import dev.hookstile.queue.boundary.EventMessage;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
@@ -55,6 +56,9 @@ public class DeadLetterConsumer implements MessageListener {
     @Inject
     EventProcessor processor;
 
+    @Inject
+    UnreadableMessages unreadableMessages;
+
     @Resource
     MessageDrivenContext context;
 
@@ -66,8 +70,14 @@ public class DeadLetterConsumer implements MessageListener {
             events = EventMessage.receive(message);
             cause = message.getStringProperty(BROKER_CAUSE);
         } catch (JMSException | RuntimeException unreadable) {
-            LOG.log(Level.SEVERE, unreadable, () -> "Consumed an unreadable dead letter with Hookstile's properties, "
-                    + "not recorded: " + message);
+            // Recorded dead with its bytes before it is consumed; redelivered while that cannot be written.
+            try {
+                unreadableMessages.record(message, unreadable, EventConsumer.queueOf(message));
+            } catch (RuntimeException e) {
+                context.setRollbackOnly();
+                LOG.log(Level.WARNING, e, () -> "Could not record an unreadable dead letter; rolled back for "
+                        + "redelivery");
+            }
             return;
         }
         for (EventMessage.Received received : events) {

@@ -3,6 +3,7 @@ package dev.hookstile.processing.boundary;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.processing.control.ConsumerActivity;
 import dev.hookstile.processing.control.EventProcessor;
+import dev.hookstile.processing.control.UnreadableMessages;
 import dev.hookstile.queue.boundary.EventMessage;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
@@ -12,6 +13,7 @@ import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
+import jakarta.jms.Queue;
 
 import java.util.List;
 import java.util.logging.Level;
@@ -19,7 +21,8 @@ import java.util.logging.Logger;
 
 /**
  * Takes events off the queue, one container-managed transaction per message, and delegates. The message is consumed
- * when the event was processed, found already processed, or recorded dead; it goes back to the broker (a
+ * when the event was processed, found already processed, or recorded dead (a message that cannot be read at all
+ * too: recorded dead with its bytes, {@link UnreadableMessages}); it goes back to the broker (a
  * rollback, redelivered with exponential back-off) when the event is retrying or its failure could not even be
  * recorded (the database is down). ActiveMQ logs an ERROR for each rolled-back delivery; that is expected.
  */
@@ -53,6 +56,9 @@ public class EventConsumer implements MessageListener {
     @Inject
     ConsumerActivity activity;
 
+    @Inject
+    UnreadableMessages unreadableMessages;
+
     @Resource
     MessageDrivenContext context;
 
@@ -63,9 +69,16 @@ public class EventConsumer implements MessageListener {
         try {
             events = EventMessage.receive(message);
         } catch (JMSException | RuntimeException unreadable) {
-            // Not a message Hookstile wrote (another producer on the queue): no delivery can ever process it, so it is
-            // consumed, not redelivered forever, and logged in full for whoever sent it.
-            LOG.log(Level.SEVERE, unreadable, () -> "Consumed an unreadable message, not processed: " + message);
+            // Not a message Hookstile can read (another producer on the queue, a damaged message): no delivery can
+            // ever process it, yet it may carry events acknowledged to their senders. Consumed only once it is
+            // recorded dead with its bytes, where an operator sees it; redelivered while that cannot be written.
+            try {
+                unreadableMessages.record(message, unreadable, queueOf(message));
+            } catch (RuntimeException e) {
+                context.setRollbackOnly();
+                LOG.log(Level.WARNING, e, () -> "Could not record an unreadable message; rolled back for "
+                        + "redelivery");
+            }
             return;
         }
         try {
@@ -77,6 +90,16 @@ public class EventConsumer implements MessageListener {
             context.setRollbackOnly();
             LOG.log(Level.WARNING, e, () -> "Could not process or record " + describe(events)
                     + "; rolled back for redelivery");
+        }
+    }
+
+    /** The queue the message came from, for the operator: its destination as the broker names it. */
+    static String queueOf(Message message) {
+        try {
+            return message.getJMSDestination() instanceof Queue queue ? queue.getQueueName()
+                    : String.valueOf(message.getJMSDestination());
+        } catch (JMSException | RuntimeException e) {
+            return "a Hookstile queue";
         }
     }
 

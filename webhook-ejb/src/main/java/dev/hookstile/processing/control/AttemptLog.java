@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -59,6 +60,23 @@ public class AttemptLog {
         claim.updateFailure(event, status, total, attempts.lastFailure().summary(), now);
         writeHistory(attempts, total, status);
         return Optional.of(status);
+    }
+
+    /**
+     * Records a message no delivery can read, {@code dead} with why, its bytes as the payload.
+     *
+     * @return {@code false} when it is recorded already (a redelivery of the same message, or an event of that
+     *         identity recorded by another delivery): nothing written
+     */
+    public boolean recordUnreadable(UnreadableMessage message, Instant now) {
+        var event = new WebhookEvent(message.source(), message.provider(), message.eventId(), message.type(),
+                message.receivedAt(), 1, Map.of(), message.payload());
+        if (!claim.insertFailure(event, message.headersJson(), null, EventStatus.DEAD, 1, message.reason(), now)) {
+            return false;
+        }
+        claim.recordAttempt(event, 1, EventStatus.DEAD.column(), Failure.Kind.PERMANENT.column(), message.reason(),
+                now);
+        return true;
     }
 
     private void writeHistory(Attempts attempts, int total, EventStatus status) {

@@ -34,7 +34,12 @@ public class Replays {
         /** The idempotency key was used for another event; nothing was done. */
         KEY_REUSED,
         /** No such event is recorded. */
-        NOT_FOUND
+        NOT_FOUND,
+        /**
+         * A message that could not be read, recorded with its bytes ({@link ReceivedEvent#UNREADABLE_SOURCE}): there
+         * is no event to process; nothing was done.
+         */
+        NOT_REPLAYABLE
     }
 
     /**
@@ -96,6 +101,9 @@ public class Replays {
         ReceivedEvent event = em.find(ReceivedEvent.class, new ReceivedEvent.Key(source, eventId));
         if (event == null) {
             return Result.NOT_FOUND;
+        }
+        if (ReceivedEvent.UNREADABLE_SOURCE.equals(source)) {
+            return Result.NOT_REPLAYABLE;
         }
         Instant now = Instant.now();
         int requeued = em.createNamedQuery(ReceivedEvent.REQUEUE)

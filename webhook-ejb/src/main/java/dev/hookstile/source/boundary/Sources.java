@@ -232,6 +232,11 @@ public class Sources {
             throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-secret")
                     + " must be whsec_ followed by base64");
         }
+        if (key256.length == 0) {
+            // An empty key signs nothing: every forwarding of the source would fail at the relay.
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-secret")
+                    + " has no key bytes: it must be whsec_ followed by base64");
+        }
         return new Destination(uri, key256, types(key));
     }
 

@@ -1,12 +1,18 @@
 package dev.hookstile.outbox.control;
 
+import dev.hookstile.source.boundary.Destination;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
+
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.OptionalLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 class HttpForwardingTest {
@@ -38,6 +44,56 @@ class HttpForwardingTest {
 
         assertEquals(OptionalLong.of(120), seconds.retryAfterSeconds());
         assertEquals(OptionalLong.empty(), date.retryAfterSeconds());
+    }
+
+    /**
+     * Values the HTTP client refuses in a header: the event id and type come from senders (ingest refuses control
+     * characters, not every character outside Latin-1), an effect's content type from a handler.
+     */
+    @Test
+    void anEntryWhoseHeaderTheClientRefusesIsUnsendableNotAnException() {
+        var euroInTheId = effect("order-\u20ac-1", "application/json");
+        var lineBreakInTheType = effect("order-1", "application/json\r\nX-Injected: 1");
+
+        for (var entry : List.of(euroInTheId, lineBreakInTheType)) {
+            var result = HttpForwarding.sendEffect(entry).join();
+
+            var unsendable = assertInstanceOf(HttpForwarding.Unsendable.class, result, entry.eventId());
+            assertFalse(unsendable.reason().contains("\r") || unsendable.reason().contains("\n"), unsendable.reason());
+        }
+        var forwarded = new OutboxEntries.Due(1, "shop", "order-\u20ac-1", "http://127.0.0.1:9/hooks", 0,
+                "orders/paid", new byte[0], 0, null);
+        assertInstanceOf(HttpForwarding.Unsendable.class, HttpForwarding.send(destination(SECRET), forwarded,
+                Instant.now()).join());
+    }
+
+    @Test
+    void anEmptyDestinationSecretIsUnsendableNotAnException() {
+        var entry = new OutboxEntries.Due(1, "shop", "order-1", "http://127.0.0.1:9/hooks", 0, "orders/paid",
+                new byte[0], 0, null);
+
+        var result = HttpForwarding.send(destination(new byte[0]), entry, Instant.now()).join();
+
+        assertInstanceOf(HttpForwarding.Unsendable.class, result);
+    }
+
+    @Test
+    void anEffectToAUrlTheClientCannotSendToIsUnsendable() {
+        var entry = new OutboxEntries.Due(1, "shop", "order-1", "ftp://127.0.0.1/x", 0, "orders/paid",
+                new byte[0], 1, "application/json");
+
+        assertInstanceOf(HttpForwarding.Unsendable.class, HttpForwarding.sendEffect(entry).join());
+    }
+
+    private static final byte[] SECRET = Base64.getDecoder().decode("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+
+    private static Destination destination(byte[] secret) {
+        return new Destination(URI.create("http://127.0.0.1:9/hooks"), secret, List.of());
+    }
+
+    private static OutboxEntries.Due effect(String eventId, String contentType) {
+        return new OutboxEntries.Due(1, "shop", eventId, "http://127.0.0.1:9/effects", 0, "orders/paid",
+                new byte[0], 1, contentType);
     }
 
     /** The example of the Standard Webhooks specification's reference implementations. */

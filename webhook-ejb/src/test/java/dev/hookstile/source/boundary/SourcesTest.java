@@ -515,6 +515,25 @@ class SourcesTest {
         assertTrue(notHttp.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_URL"), notHttp.getMessage());
     }
 
+    /**
+     * An empty key signs nothing: the relay threw on every entry of the source, holding each batch it was in. Refused
+     * at start, naming the setting; so is a secret that is not base64.
+     */
+    @Test
+    void aDestinationSecretWithoutKeyBytesFailsTheStartNamingTheSetting() {
+        for (String secret : List.of("whsec_", "whsec_ ", "whsec_%%%")) {
+            var empty = failure(Map.of(
+                    "hookstile.sources", "pay",
+                    "hookstile.sources.pay.provider", "stripe",
+                    "hookstile.sources.pay.secrets", "whsec_abc",
+                    "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
+                    "hookstile.sources.pay.destination-secret", secret));
+
+            assertTrue(empty.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_SECRET"), empty.getMessage());
+            assertFalse(empty.getMessage().contains("%%%"), "the secret is never printed: " + empty.getMessage());
+        }
+    }
+
     @Test
     void readsTheOrderKeyOfEachEventFromTheBodyAtTheConfiguredPointer() {
         Source source = sources(Map.of(

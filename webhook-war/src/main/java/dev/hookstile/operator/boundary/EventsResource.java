@@ -101,6 +101,9 @@ public class EventsResource {
                         "the event is queued or being retried already; replay it once it is completed or dead",
                         instance).build();
                 case NOT_FOUND -> notFound(source, eventId);
+                case NOT_REPLAYABLE -> Problems.of(409, "not-replayable", "Not replayable",
+                        "this records a message that could not be read as events; its bytes are kept to be read, "
+                                + "there is nothing to process", instance).build();
             };
         } catch (HandOffFailure e) {
             return Problems.brokerUnavailable("the event could not be queued again; nothing changed, retry later",
