@@ -44,8 +44,11 @@ public class AdminToken {
     public static final String FILE_NAME = "admin-token";
     /** 256 bits: as strong as the HMAC keys that guard ingest. */
     static final int GENERATED_BYTES = 32;
-    /** Below this a configured token is accepted, with a warning: a short token is a guessable one. */
-    static final int RECOMMENDED_LENGTH = 32;
+    /**
+     * Shorter tokens refuse the start: the operator API faces the same network as the webhooks, and a short token is
+     * a guessable one. A generated token (43 characters) is always longer.
+     */
+    public static final int MINIMUM_LENGTH = 32;
 
     private static final Set<PosixFilePermission> OWNER_ONLY =
             EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
@@ -89,16 +92,14 @@ public class AdminToken {
     static String resolve(Optional<String> configured, Path dataDir) {
         Optional<String> token = configured.map(String::trim).filter(t -> !t.isEmpty());
         if (token.isPresent()) {
-            if (token.get().length() < RECOMMENDED_LENGTH) {
-                LOG.warning(() -> ENVIRONMENT_VARIABLE + " is shorter than " + RECOMMENDED_LENGTH
-                        + " characters, easy to guess; generate one with: openssl rand -base64 32");
-            }
+            requireStrong(token.get(), ENVIRONMENT_VARIABLE + " (" + PROPERTY + ")");
             LOG.info(() -> "Operator API token: from the configuration (" + ENVIRONMENT_VARIABLE + " / " + PROPERTY + ")");
             return token.get();
         }
         Path file = dataDir.resolve(FILE_NAME);
         Optional<String> stored = read(file);
         if (stored.isPresent()) {
+            requireStrong(stored.get(), "the token in " + file);
             LOG.info(() -> "Operator API token: in " + file + " (generated at the first start; delete the file and "
                     + "restart to rotate it, or set " + ENVIRONMENT_VARIABLE + ")");
             return stored.get();
@@ -109,6 +110,15 @@ public class AdminToken {
         LOG.info("Operator API token generated into " + file + " (readable by its owner only): send it as "
                 + "'Authorization: Bearer <token>' to /api; set " + ENVIRONMENT_VARIABLE + " to choose your own");
         return generated;
+    }
+
+    /** Fails the deployment, naming the setting and never the token: guessable tokens must not go live. */
+    private static void requireStrong(String token, String where) {
+        if (token.length() < MINIMUM_LENGTH) {
+            throw new IllegalStateException(where + " is " + token.length() + " characters long; the operator API "
+                    + "needs at least " + MINIMUM_LENGTH + ". Generate one with: openssl rand -base64 32 "
+                    + "(or unset " + ENVIRONMENT_VARIABLE + " and delete the short token file to have one generated)");
+        }
     }
 
     static String generate() {

@@ -19,6 +19,7 @@ import java.util.logging.Logger;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AdminTokenTest {
@@ -112,6 +113,46 @@ class AdminTokenTest {
 
         assertEquals(token, Files.readString(dataDir.resolve(AdminToken.FILE_NAME)).trim());
         assertEquals(43, token.length());
+    }
+
+    @Test
+    void aConfiguredTokenShorterThan32CharactersRefusesTheStartNamingTheSettingNeverTheToken() {
+        String weak = "0123456789abcdefghijklmnopqrstu"; // 31
+
+        var refused = assertThrows(IllegalStateException.class, () -> AdminToken.resolve(Optional.of(weak), dataDir));
+
+        assertTrue(refused.getMessage().contains(AdminToken.ENVIRONMENT_VARIABLE), refused.getMessage());
+        assertTrue(refused.getMessage().contains(AdminToken.PROPERTY), refused.getMessage());
+        assertTrue(refused.getMessage().contains("32"), refused.getMessage());
+        assertFalse(refused.getMessage().contains(weak), "never the token: " + refused.getMessage());
+        assertTrue(logged.stream().noneMatch(line -> line.contains(weak)), logged.toString());
+        assertFalse(Files.exists(dataDir.resolve(AdminToken.FILE_NAME)), "no token generated in its place");
+    }
+
+    @Test
+    void thirtyTwoCharactersAreEnoughAndSurroundingBlanksDoNotCount() {
+        String token = "0123456789abcdefghijklmnopqrstuv"; // 32
+
+        assertEquals(token, AdminToken.resolve(Optional.of(token), dataDir));
+        assertThrows(IllegalStateException.class,
+                () -> AdminToken.resolve(Optional.of("  " + token.substring(1) + "  "), dataDir));
+    }
+
+    @Test
+    void aShortTokenWrittenIntoTheFileRefusesTheStartToo() throws IOException {
+        Files.writeString(dataDir.resolve(AdminToken.FILE_NAME), "hand-written-short\n");
+
+        var refused = assertThrows(IllegalStateException.class, () -> AdminToken.resolve(Optional.empty(), dataDir));
+
+        assertTrue(refused.getMessage().contains(dataDir.resolve(AdminToken.FILE_NAME).toString()),
+                refused.getMessage());
+        assertFalse(refused.getMessage().contains("hand-written-short"), refused.getMessage());
+    }
+
+    @Test
+    void aGeneratedTokenIsLongEnough() {
+        assertTrue(AdminToken.generate().length() >= AdminToken.MINIMUM_LENGTH);
+        assertTrue(AdminToken.resolve(Optional.empty(), dataDir).length() >= AdminToken.MINIMUM_LENGTH);
     }
 
     @Test

@@ -23,6 +23,7 @@ import java.util.List;
  * The outbox for operators, shaped like {@code /api/events}: a filtered, keyset-paginated list of deliveries to
  * destinations, one delivery, and sending a delivered or dead one again.
  */
+@OperatorOnly
 @Path("api/deliveries")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)

@@ -35,6 +35,7 @@ import java.util.List;
  * The recorded events for operators: a filtered, keyset-paginated list; one event with payload, headers and every
  * attempt; and replaying one. Under {@code /api}, so only callers with the operator token reach it.
  */
+@OperatorOnly
 @Path("api/events")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)

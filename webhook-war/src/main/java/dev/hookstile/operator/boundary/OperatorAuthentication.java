@@ -1,6 +1,6 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.operator.boundary.AdminToken;
+import dev.hookstile.operator.control.OperatorGate;
 import dev.hookstile.platform.boundary.Problems;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
@@ -12,14 +12,17 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.logging.Logger;
 
 /**
- * Admits a request to the operator API, {@code /api} and everything below it, for every method, only with
- * {@code Authorization: Bearer <admin token>}; anything else is answered {@code 401} here, with a
- * {@code WWW-Authenticate: Bearer} challenge (RFC 6750) and problem details, before any resource is resolved (an
- * unknown path is {@code 401} without the token and {@code 404} with it). Senders are not authenticated here: a
- * webhook proves itself by its signature.
+ * Admits a request to the operator API, {@code /api} and everything below it, for every method, only as
+ * {@link OperatorGate} decides: from an allowed address, not while the client waits out its failures ({@code 429}),
+ * and with {@code Authorization: Bearer <admin token>} ({@code 401} with a {@code WWW-Authenticate: Bearer}
+ * challenge, RFC 6750, otherwise). All before any resource is resolved: an unknown path is {@code 401} without the
+ * token and {@code 404} with it. Senders are not authenticated here: a webhook proves itself by its signature.
+ *
+ * <p>This is the first door, not the only one: a path the container maps elsewhere but JAX-RS routes to an operator
+ * resource never meets this filter, so {@link OperatorOnlyFilter} checks again inside JAX-RS, unless this filter
+ * already admitted the request.
  *
  * <p>A servlet filter, not a Jakarta Security mechanism: once an application has an
  * {@code HttpAuthenticationMechanism}, Payara runs the Jakarta Authentication bridge and its authorization checks on
@@ -29,43 +32,33 @@ import java.util.logging.Logger;
 @WebFilter(urlPatterns = "/api/*", asyncSupported = true)
 public class OperatorAuthentication extends HttpFilter {
 
-    static final String CHALLENGE = "Bearer realm=\"hookstile\"";
-    private static final String SCHEME = "Bearer ";
-    private static final Logger LOG = Logger.getLogger(OperatorAuthentication.class.getName());
+    /** Set on a request this filter admitted; a client cannot set request attributes. */
+    static final String ADMITTED = OperatorAuthentication.class.getName() + ".admitted";
 
     @Inject
-    AdminToken adminToken;
+    OperatorGate gate;
 
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        String authorization = request.getHeader("Authorization");
-        if (authorization == null || authorization.isBlank()) {
-            refuse(request, response, CHALLENGE, "this is the operator API: send the admin token as "
-                    + "'Authorization: Bearer <token>' (" + AdminToken.ENVIRONMENT_VARIABLE
-                    + ", or the token in <data dir>/" + AdminToken.FILE_NAME + ")");
-        } else if (!authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
-            refuse(request, response, CHALLENGE, "the operator API accepts only the Bearer scheme: "
-                    + "'Authorization: Bearer <token>'");
-        } else if (!adminToken.matches(authorization.substring(SCHEME.length()).trim())) {
-            refuse(request, response, CHALLENGE + ", error=\"invalid_token\"",
-                    "the bearer token is not the admin token (" + AdminToken.ENVIRONMENT_VARIABLE
-                            + ", or the token in <data dir>/" + AdminToken.FILE_NAME + ")");
-        } else {
+        OperatorGate.Refusal refusal = gate.check(request.getRemoteAddr(), request.getHeader("Authorization"),
+                request.getMethod(), request.getRequestURI());
+        if (refusal == null) {
+            request.setAttribute(ADMITTED, Boolean.TRUE);
             chain.doFilter(request, response);
+            return;
         }
-    }
-
-    private static void refuse(HttpServletRequest request, HttpServletResponse response, String challenge,
-                               String detail) throws IOException {
-        // The detail says what was wrong, never what was sent: the presented value may be a real secret mistyped.
-        LOG.fine(() -> "Refused an operator API request from " + request.getRemoteAddr() + " to "
-                + request.getRequestURI() + ": " + detail);
-        response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
-        response.setHeader("WWW-Authenticate", challenge);
+        response.setStatus(refusal.status());
+        if (refusal.challenge() != null) {
+            response.setHeader("WWW-Authenticate", refusal.challenge());
+        }
+        if (refusal.retryAfterSeconds() > 0) {
+            response.setHeader("Retry-After", Long.toString(refusal.retryAfterSeconds()));
+        }
         response.setContentType(Problems.MEDIA_TYPE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write(Problems.json(HttpServletResponse.SC_UNAUTHORIZED, "unauthorized",
-                "Unauthorized", detail, request.getRequestURI()));
+        // No instance: the path is the client's, and a refusal need not repeat it.
+        response.getWriter().write(Problems.json(refusal.status(), refusal.slug(), refusal.title(),
+                refusal.detail(), null));
     }
 }

@@ -26,6 +26,7 @@ import java.io.StringReader;
  * Bulk replays: {@code POST /api/replays} with a filter and a request id starts a job (or returns the job an
  * identical earlier call started), {@code GET /api/replays/{id}} shows its progress.
  */
+@OperatorOnly
 @Path("api/replays")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)

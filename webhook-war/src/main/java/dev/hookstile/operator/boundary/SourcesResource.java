@@ -23,6 +23,7 @@ import java.util.Map;
  * token is a secret too). Authenticated by {@link OperatorAuthentication} under the web.xml constraint on
  * {@code /api/*}.
  */
+@OperatorOnly
 @Path("api/sources")
 @ApplicationScoped
 public class SourcesResource {

@@ -74,6 +74,43 @@ class OperatorApiIT extends DeployedHookstile {
     }
 
     @Test
+    void twentyWrongTokensMakeTheAddressWaitWith429EvenForTheRightTokenUntilRetryAfter() {
+        assertEquals(200, operatorGet("api/sources").statusCode(), "the right token forgives earlier failures");
+        long throttledBefore = failures("throttled");
+        long invalidBefore = failures("invalid-token");
+        String wrong = "Bearer wrong-" + UUID.randomUUID();
+
+        List<HttpResponse<String>> answers = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            answers.add(webhooks.send(api("api/sources").header("Authorization", wrong)));
+        }
+        HttpResponse<String> rightTokenWhileWaiting = operatorGet("api/sources");
+
+        List<Integer> statuses = answers.stream().map(HttpResponse::statusCode).toList();
+        assertEquals(java.util.Collections.nCopies(11, 401), statuses.subList(0, 11),
+                "10 free failures, the 11th imposes the wait: " + statuses);
+        assertTrue(statuses.stream().allMatch(s -> s == 401 || s == 429), statuses.toString());
+        HttpResponse<String> waiting = answers.stream().filter(a -> a.statusCode() == 429).findFirst()
+                .orElseThrow(() -> new AssertionError("no 429 in " + statuses));
+        assertTooManyFailures(waiting);
+        // Sent at once after a 429 of a 1 s wait: the token is not even looked at.
+        assertTooManyFailures(rightTokenWhileWaiting);
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        HttpResponse<String> after = rightTokenWhileWaiting;
+        while (after.statusCode() == 429 && System.nanoTime() < deadline) {
+            Webhooks.sleep(Duration.ofMillis(200));
+            after = operatorGet("api/sources");
+        }
+        assertEquals(200, after.statusCode(), "the right token works once the wait is over: " + after.body());
+        assertEquals(401, webhooks.send(api("api/sources").header("Authorization", wrong)).statusCode(),
+                "and it forgave the address: a wrong token is a plain 401 again");
+        assertEquals(200, operatorGet("api/sources").statusCode());
+        assertTrue(failures("throttled") > throttledBefore, "counted as throttled");
+        assertTrue(failures("invalid-token") >= invalidBefore + 12, "counted as invalid-token");
+    }
+
+    @Test
     void theTokenListsTheConfiguredSourcesWithoutSecretMaterial() {
         HttpResponse<String> response = operatorGet("api/sources");
 
@@ -132,6 +169,28 @@ class OperatorApiIT extends DeployedHookstile {
 
     private HttpRequest.Builder api(String path) {
         return HttpRequest.newBuilder(URI.create(webhooks.base() + path)).timeout(Duration.ofSeconds(30)).GET();
+    }
+
+    /** {@code hookstile_operator_auth_failures_total{reason}} as the metrics endpoint shows it now. */
+    private long failures(String reason) {
+        HttpResponse<String> metrics = webhooks.server().get("metrics?scope=application");
+        assertEquals(200, metrics.statusCode(), metrics.body());
+        return metrics.body().lines()
+                .filter(l -> l.startsWith("hookstile_operator_auth_failures_total{")
+                        && l.contains("reason=\"" + reason + "\""))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .findFirst().orElseThrow(() -> new AssertionError("no failure counter for " + reason));
+    }
+
+    private static void assertTooManyFailures(HttpResponse<String> response) {
+        assertEquals(429, response.statusCode(), response.body());
+        long retryAfter = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
+        assertTrue(retryAfter >= 1 && retryAfter <= 300, "Retry-After " + retryAfter);
+        assertEquals("application/problem+json", response.headers().firstValue("Content-Type").orElse("")
+                .replace(";charset=UTF-8", ""));
+        JsonObject problem = Webhooks.json(response.body());
+        assertEquals("urn:hookstile:problem:too-many-failures", problem.getString("type"));
+        assertEquals(429, problem.getInt("status"));
     }
 
     private static Map<String, JsonObject> sources(HttpResponse<String> response) {

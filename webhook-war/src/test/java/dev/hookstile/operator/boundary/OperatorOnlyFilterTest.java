@@ -1,0 +1,90 @@
+package dev.hookstile.operator.boundary;
+
+import dev.hookstile.operator.control.OperatorGate;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Proxy;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * The JAX-RS door on its own, as a request that never met the servlet filter reaches it: it asks the gate and answers
+ * the gate's refusal itself.
+ */
+class OperatorOnlyFilterTest {
+
+    private final AtomicReference<OperatorGate.Refusal> aborted = new AtomicReference<>();
+    private final Map<String, Object> attributes = new HashMap<>();
+    private final AtomicReference<String> asked = new AtomicReference<>();
+
+    @Test
+    void aRequestTheServletFilterNeverSawIsRefusedWithTheGatesAnswer() {
+        OperatorOnlyFilter filter = filter(new OperatorGate.Refusal(OperatorGate.Reason.MISSING_TOKEN, 401,
+                "unauthorized", "Unauthorized", "send the token", OperatorGate.CHALLENGE, 0));
+
+        filter.filter(request(null));
+
+        assertEquals("203.0.113.5 null GET /hookstile/webhooks/..%2Fapi/events", asked.get());
+        assertEquals(401, aborted.get().status());
+        assertEquals(OperatorGate.CHALLENGE, aborted.get().challenge());
+    }
+
+    @Test
+    void anAdmittedRequestPasses() {
+        filter(null).filter(request("Bearer right"));
+
+        assertNull(aborted.get());
+        assertEquals("203.0.113.5 Bearer right GET /hookstile/webhooks/..%2Fapi/events", asked.get());
+    }
+
+    @Test
+    void whatTheServletFilterAdmittedIsNotCheckedTwice() {
+        OperatorOnlyFilter filter = filter(new OperatorGate.Refusal(OperatorGate.Reason.MISSING_TOKEN, 401,
+                "unauthorized", "Unauthorized", "send the token", OperatorGate.CHALLENGE, 0));
+        attributes.put(OperatorAuthentication.ADMITTED, Boolean.TRUE);
+
+        filter.filter(request("Bearer right"));
+
+        assertNull(aborted.get());
+        assertNull(asked.get());
+    }
+
+    private OperatorOnlyFilter filter(OperatorGate.Refusal answer) {
+        OperatorOnlyFilter filter = new OperatorOnlyFilter();
+        filter.answers = refusal -> {
+            aborted.set(refusal);
+            return null;
+        };
+        filter.gate = new OperatorGate() {
+            @Override
+            public Refusal check(String address, String authorization, String method, String path) {
+                asked.set(address + " " + authorization + " " + method + " " + path);
+                return answer;
+            }
+        };
+        filter.servletRequest = (HttpServletRequest) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {HttpServletRequest.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "getAttribute" -> attributes.get((String) args[0]);
+                    case "getRemoteAddr" -> "203.0.113.5";
+                    case "getRequestURI" -> "/hookstile/webhooks/..%2Fapi/events";
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        return filter;
+    }
+
+    private ContainerRequestContext request(String authorization) {
+        return (ContainerRequestContext) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {ContainerRequestContext.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "getHeaderString" -> "Authorization".equals(args[0]) ? authorization : null;
+                    case "getMethod" -> "GET";
+                    case "abortWith" -> null;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+}
