@@ -43,7 +43,8 @@ deploy() {
         say "broker: external, $HOOKSTILE_BROKER_URL"
     else
         : "${HOOKSTILE_BROKER_DIR:?set HOOKSTILE_BROKER_DIR (where the embedded broker keeps its store) or HOOKSTILE_BROKER_URL}"
-        mkdir -p "$HOOKSTILE_BROKER_DIR"
+        # Owner-only: the store holds every acknowledged payload not yet processed.
+        (umask 077 && mkdir -p "$HOOKSTILE_BROKER_DIR") && chmod go-rwx "$HOOKSTILE_BROKER_DIR"
         # hookstile:<dir>: the broker built by dev.hookstile.broker.EmbeddedBroker, shipped inside the adapter.
         properties="ServerUrl=$(escape "vm://localhost?create=false"):BrokerXmlConfig=$(escape "hookstile:$(cd "$HOOKSTILE_BROKER_DIR" && pwd)")"
         say "broker: embedded, persistent in $HOOKSTILE_BROKER_DIR"

@@ -127,13 +127,16 @@ public final class Webhooks {
                 .header("X-Slack-Signature", "v0=" + signature);
     }
 
+    /** The {@code tw} source's public URL (webhook-war/pom.xml): what Twilio was given, behind a proxy. */
+    public static final String TWILIO_PUBLIC_URL = "https://hooks.example.test/webhooks/tw";
+
     /**
-     * Twilio signs the URL it calls plus the sorted form parameters. With no public URL configured the server uses
-     * the URL it sees, which for this client is {@link #base()} + {@code webhooks/tw}.
+     * Twilio signs the URL it was given plus the sorted form parameters: the source's public URL, not the one this
+     * client posts to.
      */
     public HttpRequest.Builder twilio(java.util.SortedMap<String, String> form) {
         String url = base + "webhooks/tw";
-        var signed = new StringBuilder(url);
+        var signed = new StringBuilder(TWILIO_PUBLIC_URL);
         var body = new StringBuilder();
         form.forEach((name, value) -> {
             signed.append(name).append(value);

@@ -3,6 +3,7 @@ package dev.hookstile.outbox.boundary;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.platform.boundary.Redacted;
 import dev.hookstile.source.boundary.Destination;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -50,7 +51,8 @@ public class Outbox implements dev.hookstile.api.Outbox {
     public void post(URI url, String contentType, byte[] body) {
         if (url == null || !url.isAbsolute() || url.getHost() == null
                 || !("http".equals(url.getScheme()) || "https".equals(url.getScheme()))) {
-            throw new IllegalArgumentException("an effect needs an absolute http or https URL, not " + url);
+            throw new IllegalArgumentException("an effect needs an absolute http or https URL, not "
+                    + Redacted.url(String.valueOf(url)));
         }
         if (contentType == null || contentType.isBlank() || contentType.length() > 255
                 || contentType.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {

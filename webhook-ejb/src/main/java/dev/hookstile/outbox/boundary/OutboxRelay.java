@@ -3,6 +3,7 @@ package dev.hookstile.outbox.boundary;
 import dev.hookstile.outbox.control.DestinationBreakers;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
+import dev.hookstile.platform.boundary.Redacted;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.boundary.Destination;
 import dev.hookstile.source.boundary.Source;
@@ -204,7 +205,7 @@ public class OutboxRelay {
     private void record(OutboxEntries.Due entry, HttpForwarding.Result result, List<Long> delivered) {
         if (result instanceof HttpForwarding.Transient failure) {
             if (breakers.failed(entry.destination(), Instant.now())) {
-                LOG.warning(() -> "Outbox: " + entry.destination() + " failed " + breakers.threshold()
+                LOG.warning(() -> "Outbox: " + Redacted.url(entry.destination()) + " failed " + breakers.threshold()
                         + " times in a row (" + failure.reason() + "); left alone for " + breakerOpenSeconds + " s");
             }
             retryOrBury(entry, Instant.now(), failure);
@@ -221,8 +222,8 @@ public class OutboxRelay {
             delivered.add(entry.id());
         } else if (result instanceof HttpForwarding.Permanent permanent) {
             entries.dead(entry.id(), permanent.reason());
-            LOG.warning(() -> "Outbox: " + entry.source() + "/" + entry.eventId() + " to " + entry.destination()
-                    + " is dead: " + permanent.reason());
+            LOG.warning(() -> "Outbox: " + entry.source() + "/" + entry.eventId() + " to "
+                    + Redacted.url(entry.destination()) + " is dead: " + permanent.reason());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.hookstile.outbox.control;
 
+import dev.hookstile.platform.boundary.Redacted;
 import dev.hookstile.source.boundary.Destination;
 
 import javax.crypto.Mac;
@@ -130,7 +131,9 @@ public final class HttpForwarding {
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-            return new Transient(cause.getClass().getSimpleName() + ": " + cause.getMessage(), OptionalLong.empty());
+            // Kept as the delivery's last error, which the operator API shows: never a URL's credentials.
+            return new Transient(cause.getClass().getSimpleName() + ": " + Redacted.url(cause.getMessage()),
+                    OptionalLong.empty());
         });
     }
 

@@ -1,6 +1,7 @@
 package dev.hookstile.platform.control;
 
 import dev.hookstile.platform.boundary.DataDirectory;
+import dev.hookstile.platform.boundary.Redacted;
 import org.eclipse.microprofile.config.Config;
 
 import java.nio.file.Path;
@@ -45,6 +46,6 @@ record DatabaseSettings(String url, String user, String password, int socketTime
     /** The URL without credentials or options, safe to log. */
     String describe() {
         int options = url.indexOf(url.startsWith("jdbc:h2:") ? ';' : '?');
-        return options < 0 ? url : url.substring(0, options);
+        return Redacted.url(options < 0 ? url : url.substring(0, options));
     }
 }

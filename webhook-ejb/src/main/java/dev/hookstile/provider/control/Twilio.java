@@ -31,7 +31,8 @@ import java.util.stream.Collectors;
  * URL alone.
  *
  * <p>The URL is the {@code public-url} setting (what Twilio was given, since a proxy rewrites scheme, host and port)
- * followed by the request's own query string; without the setting, the URL as this server saw it.
+ * followed by the request's own query string. The setting is required: the URL as this server sees it is built from
+ * the request's {@code Host} header and scheme, which the sender chooses.
  *
  * <p>The event id is the {@code I-Twilio-Idempotency-Token} header, the same on Twilio's retries; without it, the
  * resource's SID joined with its status, so that each status callback of one message or call is its own event.
@@ -84,8 +85,10 @@ final class Twilio implements Provider {
     @Override
     public void checkSettings(Map<String, String> settings) throws InvalidSetting {
         String publicUrl = settings.get(PUBLIC_URL);
-        if (publicUrl == null) {
-            return;
+        if (publicUrl == null || publicUrl.isBlank()) {
+            // The request's scheme and Host are the sender's to choose: a signature over them proves nothing.
+            throw new InvalidSetting(PUBLIC_URL, "is required: the absolute URL given to Twilio, e.g. "
+                    + "https://hooks.example.com/webhooks/sms (the request's own Host and scheme are not trusted)");
         }
         URI uri;
         try {
@@ -143,11 +146,9 @@ final class Twilio implements Provider {
         String seen = delivery.url();
         String publicUrl = source.setting(PUBLIC_URL).orElse(null);
         if (publicUrl == null) {
-            if (seen == null) {
-                throw new RejectedDelivery(Rejection.INVALID_SIGNATURE,
-                        "the signed URL is unknown: the source has no " + PUBLIC_URL);
-            }
-            return seen;
+            // Never reached for a configured source (checkSettings requires it); never the request's own URL.
+            throw new RejectedDelivery(Rejection.INVALID_SIGNATURE,
+                    "the signed URL is unknown: the source has no " + PUBLIC_URL);
         }
         int query = seen == null ? -1 : seen.indexOf('?');
         if (query < 0) {

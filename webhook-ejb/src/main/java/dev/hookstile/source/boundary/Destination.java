@@ -1,5 +1,7 @@
 package dev.hookstile.source.boundary;
 
+import dev.hookstile.platform.boundary.Redacted;
+
 import java.net.URI;
 import java.util.List;
 
@@ -27,7 +29,7 @@ public record Destination(URI url, byte[] secret, List<String> types) {
 
     @Override
     public String toString() {
-        // Never the secret.
-        return url + (types.isEmpty() ? "" : " " + types);
+        // Never the secret, nor credentials or a token in the URL: this is what logs show.
+        return Redacted.url(url.toString()) + (types.isEmpty() ? "" : " " + types);
     }
 }

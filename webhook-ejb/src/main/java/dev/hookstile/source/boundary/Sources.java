@@ -14,23 +14,30 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 /**
  * The configured sources, read once at start-up from MicroProfile Config:
- * {@code hookstile.sources} (names), {@code hookstile.sources.<name>.provider}, {@code .secrets} (comma-separated),
- * {@code .secrets-file}, {@code .tolerance-seconds}, {@code .max-attempts}, {@code .retries},
+ * {@code hookstile.sources} (names), {@code hookstile.sources.<name>.provider}, {@code .secrets} (comma-separated,
+ * {@code \,} for a comma inside one), {@code .secrets-file} (one per line), {@code .tolerance-seconds},
+ * {@code .max-attempts}, {@code .retries},
  * {@code .body-dedup-window-seconds}, {@code .retention-days}. As environment variables: {@code HOOKSTILE_SOURCES},
  * {@code HOOKSTILE_SOURCES_<NAME>_PROVIDER}, {@code _SECRETS}, {@code _SECRETS_FILE}, {@code _TOLERANCE_SECONDS},
  * {@code _MAX_ATTEMPTS}, {@code _RETRIES}, {@code _BODY_DEDUP_WINDOW_SECONDS}, {@code _RETENTION_DAYS},
@@ -46,6 +53,10 @@ public class Sources {
     static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(300);
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
     private static final Logger LOG = Logger.getLogger(Sources.class.getName());
+    /** Below this a secret is accepted with a warning: 128 bits is the least an HMAC key should carry. */
+    static final int MIN_SECRET_BYTES = 16;
+    private static final Set<PosixFilePermission> OTHERS = EnumSet.of(PosixFilePermission.GROUP_READ,
+            PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
 
     @Inject
     Config config;
@@ -109,19 +120,33 @@ public class Sources {
         Provider provider = Providers.byName(providerName.trim().toLowerCase(Locale.ROOT))
                 .orElseThrow(() -> new SourceConfigurationException("source '" + name + "' names provider '"
                         + providerName + "', which is not one of " + Providers.names()));
+        // _SECRETS: comma-separated, "\," a comma inside a secret (MicroProfile Config's list syntax);
+        // _SECRETS_FILE: one secret per line, a comma is part of the secret.
         List<String> secretTexts = new ArrayList<>();
-        config.getOptionalValue(key + "secrets", String[].class).ifPresent(s -> secretTexts.addAll(Arrays.asList(s)));
-        config.getOptionalValue(key + "secrets-file", String.class).ifPresent(f -> secretTexts.addAll(readSecretsFile(name, f)));
+        List<String> origins = new ArrayList<>();
+        config.getOptionalValue(key + "secrets", String[].class).ifPresent(s -> {
+            secretTexts.addAll(Arrays.asList(s));
+            origins.addAll(Collections.nCopies(s.length, envName(key + "secrets")));
+        });
+        config.getOptionalValue(key + "secrets-file", String.class).ifPresent(f -> {
+            List<String> lines = readSecretsFile(name, f);
+            secretTexts.addAll(lines);
+            origins.addAll(Collections.nCopies(lines.size(), envName(key + "secrets-file")));
+        });
         List<byte[]> secrets = new ArrayList<>();
-        for (String text : secretTexts) {
-            String trimmed = text.trim();
+        for (int i = 0; i < secretTexts.size(); i++) {
+            String trimmed = secretTexts.get(i).trim();
             if (!trimmed.isEmpty()) {
                 try {
                     secrets.add(provider.decodeSecret(trimmed));
                 } catch (IllegalArgumentException e) {
+                    boolean split = origins.get(i).endsWith("_SECRETS") && origins.lastIndexOf(origins.get(i)) > 0;
                     throw new SourceConfigurationException("source '" + name + "': a secret is not valid for provider "
-                            + provider.name() + ": " + e.getMessage());
+                            + provider.name() + ": " + e.getMessage() + (split ? " (a comma separates secrets in "
+                            + origins.get(i) + "; write one inside a secret as \\, or use "
+                            + envName(key + "secrets-file") + ", one secret per line)" : ""));
                 }
+                warnIfShort(name, origins.get(i), secrets.get(secrets.size() - 1).length);
             }
         }
         if (secrets.isEmpty()) {
@@ -259,12 +284,44 @@ public class Sources {
                 .map(Arrays::asList).orElse(List.of()).stream().map(String::trim).filter(t -> !t.isEmpty()).toList();
     }
 
+    /**
+     * One secret per line: a comma belongs to the secret (a file that used to list secrets comma-separated gets a
+     * warning, since each line is now one secret). A file others can read gets a warning too.
+     */
     private static List<String> readSecretsFile(String source, String file) {
+        Path path = Path.of(file);
+        List<String> lines;
         try {
-            return Arrays.asList(Files.readString(Path.of(file), StandardCharsets.UTF_8).split("[,\\r\\n]+"));
+            lines = Arrays.asList(Files.readString(path, StandardCharsets.UTF_8).split("\\r?\\n|\\r"));
         } catch (IOException e) {
             throw new SourceConfigurationException("source '" + source + "': cannot read secrets file " + file
                     + ": " + e.getMessage());
+        }
+        try {
+            if (Files.getFileStore(path).supportsFileAttributeView(PosixFileAttributeView.class)) {
+                Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
+                if (permissions.stream().anyMatch(OTHERS::contains)) {
+                    LOG.warning(() -> "source '" + source + "': the secrets file " + file + " is accessible to other"
+                            + " users (" + PosixFilePermissions.toString(permissions) + "); restrict it with: chmod 600 "
+                            + file);
+                }
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.warning(() -> "source '" + source + "': cannot check who may read " + file + ": " + e);
+        }
+        if (lines.stream().anyMatch(line -> line.indexOf(',') >= 0)) {
+            LOG.warning(() -> "source '" + source + "': a line of " + file + " contains a comma, read as part of that"
+                    + " secret: the file holds one secret per line");
+        }
+        return lines;
+    }
+
+    /** A short secret is a guessable one: said at start, without the secret. */
+    private static void warnIfShort(String source, String origin, int bytes) {
+        if (bytes < MIN_SECRET_BYTES) {
+            LOG.warning(() -> "source '" + source + "': a secret in " + origin + " is " + bytes + " bytes, shorter than "
+                    + MIN_SECRET_BYTES + " and easy to guess (generate one with: openssl rand -hex 32)"
+                    + (origin.endsWith("_SECRETS") ? "; if a comma split it, write that comma as \\," : ""));
         }
     }
 

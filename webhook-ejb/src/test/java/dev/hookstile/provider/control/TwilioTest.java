@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TwilioTest {
 
@@ -106,10 +107,12 @@ class TwilioTest {
     }
 
     @Test
-    void acceptsTheDocsExampleUnderTheRequestUrlWithoutPublicUrl() throws RejectedDelivery {
+    void neverTrustsTheRequestsHostAndSchemeWithoutPublicUrl() {
+        // Scheme and Host are what the sender says they are: signed over them, a delivery proves nothing about
+        // the URL Twilio was given.
         var delivery = delivery(Map.of("X-Twilio-Signature", DOCS_SIGNATURE), DOCS_BODY, DOCS_URL);
 
-        assertEquals("CA1234567890ABCDE", verify(delivery, source(Map.of(), DOCS_TOKEN)).eventId());
+        assertEquals(Rejection.INVALID_SIGNATURE, rejection(delivery, source(Map.of(), DOCS_TOKEN)));
     }
 
     @Test
@@ -338,11 +341,16 @@ class TwilioTest {
 
     // --- JSON bodies
 
+    /** The source Twilio's JSON example was signed for: its URL without the query string. */
+    private static Source jsonSource() {
+        return source(Map.of("public-url", "https://example.com/myapp"), DOCS_TOKEN);
+    }
+
     @Test
     void acceptsAJsonBodyMatchingTheSignedBodySha256() throws RejectedDelivery {
         var delivery = delivery(Map.of("X-Twilio-Signature", sign(DOCS_TOKEN, JSON_URL)), JSON_BODY, JSON_URL);
 
-        assertEquals("CA1234567890ABCDE", verify(delivery, source(Map.of(), DOCS_TOKEN)).eventId());
+        assertEquals("CA1234567890ABCDE", verify(delivery, jsonSource()).eventId());
     }
 
     @Test
@@ -359,7 +367,7 @@ class TwilioTest {
         var delivery = delivery(Map.of("X-Twilio-Signature", sign(DOCS_TOKEN, JSON_URL)),
                 JSON_BODY.replace("CA1234567890ABCDE", "CA1234567890ABCDF"), JSON_URL);
 
-        assertEquals(Rejection.INVALID_SIGNATURE, rejection(delivery, source(Map.of(), DOCS_TOKEN)));
+        assertEquals(Rejection.INVALID_SIGNATURE, rejection(delivery, jsonSource()));
     }
 
     @Test
@@ -367,7 +375,7 @@ class TwilioTest {
         String forgedUrl = JSON_URL.replace("5ccde", "5ccdf");
         var delivery = delivery(Map.of("X-Twilio-Signature", sign(DOCS_TOKEN, JSON_URL)), JSON_BODY, forgedUrl);
 
-        assertEquals(Rejection.INVALID_SIGNATURE, rejection(delivery, source(Map.of(), DOCS_TOKEN)));
+        assertEquals(Rejection.INVALID_SIGNATURE, rejection(delivery, jsonSource()));
     }
 
     @Test
@@ -375,7 +383,7 @@ class TwilioTest {
         String signature = sign(DOCS_TOKEN, JSON_URL, "CallSid", "CA1234567890ABCDE", "Caller", "+12349013030");
         var delivery = delivery(Map.of("X-Twilio-Signature", signature), JSON_BODY, JSON_URL);
 
-        assertEquals(Rejection.INVALID_SIGNATURE, rejection(delivery, source(Map.of(), DOCS_TOKEN)));
+        assertEquals(Rejection.INVALID_SIGNATURE, rejection(delivery, jsonSource()));
     }
 
     @Test
@@ -385,7 +393,7 @@ class TwilioTest {
         var delivery = delivery(Map.of("X-Twilio-Signature", sign(DOCS_TOKEN, url),
                 "I-Twilio-Idempotency-Token", "idem-1"), body, url);
 
-        VerifiedDelivery verified = verify(delivery, source(Map.of(), DOCS_TOKEN));
+        VerifiedDelivery verified = verify(delivery, jsonSource());
 
         assertEquals("idem-1", verified.eventId());
         assertEquals("", verified.type());
@@ -397,7 +405,7 @@ class TwilioTest {
         String url = "https://example.com/myapp?bodySHA256=" + Hmac.hex(sha256(body));
         var delivery = delivery(Map.of("X-Twilio-Signature", sign(DOCS_TOKEN, url)), body, url);
 
-        assertEquals(Rejection.INVALID_PAYLOAD, rejection(delivery, source(Map.of(), DOCS_TOKEN)));
+        assertEquals(Rejection.INVALID_PAYLOAD, rejection(delivery, jsonSource()));
     }
 
     private static byte[] sha256(String body) {
@@ -529,9 +537,16 @@ class TwilioTest {
     }
 
     @Test
-    void acceptsAnAbsoluteHttpsPublicUrlOrNone() {
+    void acceptsAnAbsoluteHttpsPublicUrl() {
         assertDoesNotThrow(() -> new Twilio().checkSettings(Map.of("public-url", "https://hooks.example.com/w/sms")));
-        assertDoesNotThrow(() -> new Twilio().checkSettings(Map.of()));
+    }
+
+    @Test
+    void requiresThePublicUrl() {
+        InvalidSetting missing = assertThrows(InvalidSetting.class, () -> new Twilio().checkSettings(Map.of()));
+
+        assertEquals("public-url", missing.setting());
+        assertTrue(missing.problem().startsWith("is required"), missing.problem());
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.hookstile.outbox.boundary.Deliveries;
 import dev.hookstile.outbox.boundary.Delivery;
 import dev.hookstile.outbox.boundary.DeliveryQuery;
 import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.platform.boundary.Redacted;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
@@ -93,11 +94,12 @@ public class DeliveriesResource {
                        String lastError) {
 
         static View of(Delivery delivery) {
-            return new View(delivery.id(), delivery.source(), delivery.eventId(), delivery.destination(),
+            // The URL is kept whole to send to it; an answer shows where it points, never its credentials or query.
+            return new View(delivery.id(), delivery.source(), delivery.eventId(), Redacted.url(delivery.destination()),
                     delivery.status(), delivery.attempts(), delivery.createdAt().toString(),
                     delivery.effect() > 0 ? delivery.effect() : null, delivery.type(),
                     "pending".equals(delivery.status()) ? text(delivery.nextAttemptAt()) : null,
-                    text(delivery.deliveredAt()), delivery.lastError());
+                    text(delivery.deliveredAt()), Redacted.url(delivery.lastError()));
         }
 
         private static String text(Instant time) {
