@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * A standalone ActiveMQ Classic 6.1.8 broker in a process of its own, as an operator runs one, built from the Maven
- * artifacts (Maven Central has no 6.x distribution): persistent in KahaDB, a TCP connector on a free port. The
- * fault tests point {@code HOOKSTILE_BROKER_URL} at it and kill it with {@code kill -9}.
+ * A standalone ActiveMQ Classic broker (the build's {@code activemq.version}) in a process of its own, as an operator
+ * runs one, built from the Maven artifacts (Maven Central has no 6.x distribution): persistent in KahaDB, a TCP
+ * connector on a free port. The fault tests point {@code HOOKSTILE_BROKER_URL} at it and kill it with
+ * {@code kill -9}.
  */
 public final class ExternalBroker implements AutoCloseable {
 
