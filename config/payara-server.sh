@@ -13,6 +13,8 @@
 #   HOOKSTILE_BROKER_URL  an external ActiveMQ broker (failover:(tcp://a:61616,tcp://b:61616)); unset: a persistent
 #                         broker embedded in the adapter, its store under HOOKSTILE_BROKER_DIR
 #   HOOKSTILE_BROKER_DIR  the embedded broker's directory (its KahaDB store)    required without HOOKSTILE_BROKER_URL
+#   HOOKSTILE_BROKER_USER, HOOKSTILE_BROKER_PASSWORD (or HOOKSTILE_BROKER_PASSWORD_FILE)
+#                         the external broker's credentials, for the resource adapter
 #
 # Hookstile's own settings (HOOKSTILE_SOURCES, HOOKSTILE_DB_URL, ...) are read by the application from the domain's
 # environment or its system properties (asadmin create-system-properties hookstile.sources=gh ...): see
@@ -33,6 +35,8 @@ asadmin() {
 say() { printf 'hookstile-payara-server: %s\n' "$*"; }
 # asadmin property values separate properties with ':' and need '\' before ':' and '=' inside a value.
 escape() { printf '%s' "$1" | sed -e 's/[:=]/\\&/g'; }
+# A URL as it may be printed: no user:password@, query string or fragment (as dev.hookstile.platform.boundary.Redacted).
+redact() { printf '%s' "$1" | sed -E -e 's%(://)[^/?#@[:space:],()]*@%\1***@%g' -e 's%([?#])[^[:space:],()]+%\1***%g'; }
 
 deploy() {
     [[ -f "$ear" ]] || { echo "no EAR at $ear: build it with ./mvnw -DskipTests install" >&2; exit 1; }
@@ -40,7 +44,14 @@ deploy() {
     local properties
     if [[ -n "${HOOKSTILE_BROKER_URL:-}" ]]; then
         properties="ServerUrl=$(escape "$HOOKSTILE_BROKER_URL")"
-        say "broker: external, $HOOKSTILE_BROKER_URL"
+        local password=${HOOKSTILE_BROKER_PASSWORD:-}
+        [[ -n "${HOOKSTILE_BROKER_PASSWORD_FILE:-}" ]] && password=$(< "$HOOKSTILE_BROKER_PASSWORD_FILE")
+        if [[ -n "${HOOKSTILE_BROKER_USER:-}" || -n $password ]]; then
+            # Stored in domain.xml by asadmin (keep that file owner-only); asadmin's command line shows it to local
+            # users while the command runs: deploy from a host or account no one else uses (docs/deployment.md).
+            properties="$properties:UserName=$(escape "${HOOKSTILE_BROKER_USER:-}"):Password=$(escape "$password")"
+        fi
+        say "broker: external, $(redact "$HOOKSTILE_BROKER_URL")${HOOKSTILE_BROKER_USER:+ as $HOOKSTILE_BROKER_USER}"
     else
         : "${HOOKSTILE_BROKER_DIR:?set HOOKSTILE_BROKER_DIR (where the embedded broker keeps its store) or HOOKSTILE_BROKER_URL}"
         # Owner-only: the store holds every acknowledged payload not yet processed.

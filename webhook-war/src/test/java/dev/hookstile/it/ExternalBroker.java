@@ -1,6 +1,10 @@
 package dev.hookstile.it;
 
+import org.apache.activemq.broker.BrokerFilter;
+import org.apache.activemq.broker.BrokerPlugin;
 import org.apache.activemq.broker.BrokerService;
+import org.apache.activemq.broker.ConnectionContext;
+import org.apache.activemq.command.ConnectionInfo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,9 +28,18 @@ public final class ExternalBroker implements AutoCloseable {
     private final int port = ServerProcess.freePort();
     private Process process;
     private int starts;
+    private String user;
+    private String password;
 
     public ExternalBroker(Path work) throws IOException {
         this.work = Files.createDirectories(work);
+    }
+
+    /** Only connections with this user and password are let in (ActiveMQ's simple authentication plugin). */
+    public ExternalBroker requiring(String user, String password) {
+        this.user = user;
+        this.password = password;
+        return this;
     }
 
     public String url() {
@@ -38,7 +51,8 @@ public final class ExternalBroker implements AutoCloseable {
         starts++;
         var builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), ExternalBroker.class.getName(),
-                String.valueOf(port), work.resolve("data").toString())
+                String.valueOf(port), work.resolve("data").toString(), user == null ? "" : user,
+                password == null ? "" : password)
                 .redirectErrorStream(true)
                 .redirectOutput(work.resolve("broker-" + starts + ".log").toFile());
         try {
@@ -99,7 +113,23 @@ public final class ExternalBroker implements AutoCloseable {
         }
     }
 
-    /** The broker process: {@code <port> <data directory>}. */
+    /**
+     * Refuses every connection but this user's with this password, as ActiveMQ's simple authentication plugin does
+     * (which needs activemq-jaas, not otherwise on the class path).
+     */
+    private static BrokerPlugin authentication(String user, String password) {
+        return next -> new BrokerFilter(next) {
+            @Override
+            public void addConnection(ConnectionContext context, ConnectionInfo info) throws Exception {
+                if (!user.equals(info.getUserName()) || !password.equals(info.getPassword())) {
+                    throw new SecurityException("User name [" + info.getUserName() + "] or password is invalid.");
+                }
+                super.addConnection(context, info);
+            }
+        };
+    }
+
+    /** The broker process: {@code <port> <data directory> [<user> <password>]}. */
     public static void main(String[] args) throws Exception {
         var broker = new BrokerService();
         broker.setBrokerName("external");
@@ -108,6 +138,9 @@ public final class ExternalBroker implements AutoCloseable {
         broker.setUseJmx(false);
         broker.setUseShutdownHook(true);
         broker.addConnector("tcp://127.0.0.1:" + args[0]);
+        if (args.length > 3 && !args[2].isEmpty()) {
+            broker.setPlugins(new BrokerPlugin[] {authentication(args[2], args[3])});
+        }
         broker.start();
         broker.waitUntilStopped();
     }
