@@ -55,7 +55,7 @@ public class RetentionSweep {
 
     /**
      * How long the key of a deleted event is kept: longer than anyone keeps a captured delivery to replay it. A
-     * tombstone is a key and a time, some 100 bytes with its indexes, against the kilobytes of an event.
+     * tombstone is a key and a time, some 200 bytes with its indexes, against the kilobytes of an event.
      */
     @Inject
     @ConfigProperty(name = "hookstile.retention.tombstone-days", defaultValue = "" + DEFAULT_TOMBSTONE_DAYS)
