@@ -8,6 +8,7 @@ import dev.hookstile.it.support.EffectTable;
 import dev.hookstile.it.support.EventsProbe;
 import dev.hookstile.it.support.OrderProbe;
 import dev.hookstile.it.support.OrderRecorder;
+import dev.hookstile.it.support.QueueProbe;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -24,7 +25,8 @@ public final class Deployments {
     public static WebArchive hookstileWithTestHandler() {
         return ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("hookstile.it.war")))
                 .addClasses(EffectRecorder.class, EffectTable.class, EventsProbe.class, BackOfficeProbe.class,
-                        EffectSender.class, OrderRecorder.class, OrderProbe.class, ConsumerDetacher.class);
+                        EffectSender.class, OrderRecorder.class, OrderProbe.class, ConsumerDetacher.class)
+                .addClasses(QueueProbe.class);
     }
 
     /** The same archive as a file, for tests that run it with the launcher. */

@@ -135,20 +135,24 @@ public final class Webhooks {
      * client posts to.
      */
     public HttpRequest.Builder twilio(java.util.SortedMap<String, String> form) {
+        var body = new StringBuilder();
+        form.forEach((name, value) -> body.append(body.isEmpty() ? "" : "&")
+                .append(java.net.URLEncoder.encode(name, StandardCharsets.UTF_8))
+                .append('=').append(java.net.URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        return twilio(form, body.toString());
+    }
+
+    /** The form's fields signed as Twilio signs them, sent as {@code body}: any encoding or order of those fields. */
+    public HttpRequest.Builder twilio(java.util.SortedMap<String, String> form, String body) {
         String url = base + "webhooks/tw";
         var signed = new StringBuilder(TWILIO_PUBLIC_URL);
-        var body = new StringBuilder();
-        form.forEach((name, value) -> {
-            signed.append(name).append(value);
-            body.append(body.isEmpty() ? "" : "&").append(java.net.URLEncoder.encode(name, StandardCharsets.UTF_8))
-                    .append('=').append(java.net.URLEncoder.encode(value, StandardCharsets.UTF_8));
-        });
+        form.forEach((name, value) -> signed.append(name).append(value));
         return HttpRequest.newBuilder(URI.create(url))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("X-Twilio-Signature", Base64.getEncoder().encodeToString(
                         hmac("HmacSHA1", TWILIO_TOKEN.getBytes(StandardCharsets.UTF_8), signed.toString())))
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+                .POST(HttpRequest.BodyPublishers.ofString(body));
     }
 
     public HttpRequest.Builder meta(String body) {

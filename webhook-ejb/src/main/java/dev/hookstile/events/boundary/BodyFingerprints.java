@@ -6,8 +6,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,7 +18,8 @@ import java.util.Optional;
 /**
  * Deduplication on the body, for sources whose event id the signature does not cover (GitHub's delivery id,
  * Shopify's webhook id, a configured id header, Twilio's idempotency token): a captured delivery sent again under a
- * fresh id carries the same signed body, and is recognised by its SHA-256 within the source's window.
+ * fresh id carries the same signed body, and is recognised by its fingerprint within the source's window: the
+ * SHA-256 of what its provider signs of the body ({@code Provider.bodyFingerprint}), the raw bytes for most.
  *
  * <p>Runs in the try's transaction, on the claim's connection. The fingerprint's primary key makes two concurrent
  * copies of one body wait for each other (PostgreSQL holds the second insert until the first commits), so exactly
@@ -32,9 +31,12 @@ public class BodyFingerprints {
     @Inject
     EntityManager em;
 
-    /** The event whose body this one repeats, received within {@code window} before it; takes the body if none. */
-    public Optional<Repeat> repeatOf(WebhookEvent event, Duration window) {
-        byte[] sha256 = sha256(event.payload());
+    /**
+     * The event whose body this one repeats, received within {@code window} before it; takes the body if none.
+     *
+     * @param sha256 the body's fingerprint, as its provider computes it
+     */
+    public Optional<Repeat> repeatOf(WebhookEvent event, byte[] sha256, Duration window) {
         Timestamp receivedAt = Timestamp.from(event.receivedAt());
         Connection connection = em.unwrap(Connection.class);
         try {
@@ -54,7 +56,7 @@ public class BodyFingerprints {
                 query.setBytes(2, sha256);
                 try (ResultSet row = query.executeQuery()) {
                     if (!row.next()) {
-                        // Deleted between the two statements (no one deletes fingerprints yet): nothing to repeat.
+                        // Deleted by the retention between the two statements: nothing to repeat.
                         return Optional.empty();
                     }
                     owner = row.getString(1);
@@ -84,13 +86,5 @@ public class BodyFingerprints {
 
     /** The event that owns a body, and when it was received. */
     public record Repeat(String eventId, Instant receivedAt) {
-    }
-
-    static byte[] sha256(byte[] body) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(body);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
     }
 }

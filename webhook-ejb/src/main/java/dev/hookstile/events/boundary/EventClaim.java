@@ -45,7 +45,7 @@ public class EventClaim {
     /**
      * Claims an event never recorded before, with the status it will have if the transaction commits.
      * {@code false} when the row exists: another delivery owns it (committed, or still in flight; PostgreSQL then
-     * waits for that transaction before answering).
+     * waits for that transaction before answering); or when the retention deleted it and left its tombstone.
      *
      * @param bodyDigest the digest of its body stored shared ({@link #storeBodies}), or {@code null}: its own copy
      */
@@ -54,7 +54,7 @@ public class EventClaim {
         Timestamp at = Timestamp.from(now);
         return update(ReceivedEvent.CLAIM, event.source(), event.eventId(), event.provider(), event.type(),
                 status.column(), event.attempt(), Timestamp.from(event.receivedAt()), at, at, headersJson,
-                ownPayload(event, bodyDigest), bodyDigest) == 1;
+                ownPayload(event, bodyDigest), bodyDigest, event.source(), event.eventId()) == 1;
     }
 
     /**
@@ -80,7 +80,8 @@ public class EventClaim {
             WebhookEvent event = claim.event();
             rows.add(new Object[]{event.source(), event.eventId(), event.provider(), event.type(),
                     claim.status().column(), event.attempt(), Timestamp.from(event.receivedAt()), at, at,
-                    claim.headersJson(), ownPayload(event, claim.bodyDigest()), claim.bodyDigest()});
+                    claim.headersJson(), ownPayload(event, claim.bodyDigest()), claim.bodyDigest(), event.source(),
+                    event.eventId()});
         }
         int[] counts = updateAll(ReceivedEvent.CLAIM, rows);
         boolean[] claimed = new boolean[counts.length];
@@ -163,12 +164,15 @@ public class EventClaim {
         return query(ReceivedEvent.LOCK_STATE, source, eventId);
     }
 
-    /** Records a failure of an event never recorded before; {@code false} if a concurrent delivery recorded it. */
+    /**
+     * Records a failure of an event never recorded before; {@code false} if a concurrent delivery recorded it, or it
+     * has a tombstone (processed, and deleted by the retention).
+     */
     public boolean insertFailure(WebhookEvent event, String headersJson, String bodyDigest, EventStatus status,
                                  int attempts, String error, Instant now) {
         return update(ReceivedEvent.RECORD_FAILURE, event.source(), event.eventId(), event.provider(), event.type(),
                 status.column(), attempts, Timestamp.from(event.receivedAt()), Timestamp.from(now), error,
-                headersJson, ownPayload(event, bodyDigest), bodyDigest) == 1;
+                headersJson, ownPayload(event, bodyDigest), bodyDigest, event.source(), event.eventId()) == 1;
     }
 
     /**

@@ -33,6 +33,10 @@ import java.util.logging.Logger;
  * fingerprints, in batches of {@value #BATCH}. Dead events are kept until an operator replays them; retrying and
  * queued ones are never touched. Safe with several instances: they delete in small transactions, and an event
  * another instance deleted first is simply not deleted twice. Counted in {@code hookstile_events_deleted_total}.
+ *
+ * <p>Each deleted event leaves a tombstone, its key, which keeps a replay of it a duplicate; tombstones have a
+ * retention of their own, {@code hookstile.retention.tombstone-days} ({@value #DEFAULT_TOMBSTONE_DAYS} by
+ * default, counted from the event's receipt; 0 keeps them for ever), and go after it, oldest first.
  */
 @Singleton
 @Startup
@@ -40,6 +44,7 @@ import java.util.logging.Logger;
 public class RetentionSweep {
 
     static final int BATCH = 500;
+    static final long DEFAULT_TOMBSTONE_DAYS = 400;
     /** One sweep gives way after this long, and goes on at the next interval: it must never hog the database. */
     private static final Duration BUDGET = Duration.ofSeconds(30);
     private static final Logger LOG = Logger.getLogger(RetentionSweep.class.getName());
@@ -47,6 +52,14 @@ public class RetentionSweep {
     @Inject
     @ConfigProperty(name = "hookstile.retention.interval-seconds", defaultValue = "600")
     long intervalSeconds;
+
+    /**
+     * How long the key of a deleted event is kept: longer than anyone keeps a captured delivery to replay it. A
+     * tombstone is a key and a time, some 200 bytes with its indexes, against the kilobytes of an event.
+     */
+    @Inject
+    @ConfigProperty(name = "hookstile.retention.tombstone-days", defaultValue = "" + DEFAULT_TOMBSTONE_DAYS)
+    long tombstoneDays;
 
     @Inject
     Sources sources;
@@ -72,6 +85,19 @@ public class RetentionSweep {
         for (Source source : sources.all()) {
             deleted.put(source.name(), metrics.counter(metadata, new Tag("source", source.name())));
         }
+        if (tombstoneDays < 0) {
+            throw new IllegalStateException("HOOKSTILE_RETENTION_TOMBSTONE_DAYS must not be negative (0 keeps every "
+                    + "tombstone)");
+        }
+        for (Source source : sources.all()) {
+            if (tombstoneDays > 0 && !source.retention().isZero()
+                    && Duration.ofDays(tombstoneDays).compareTo(source.retention()) <= 0) {
+                LOG.warning(() -> "HOOKSTILE_RETENTION_TOMBSTONE_DAYS=" + tombstoneDays + " is not longer than the "
+                        + source.retention().toDays() + " days source '" + source.name() + "' keeps its events: "
+                        + "its tombstones go with them, and a delivery captured before the retention is processed "
+                        + "again after it");
+            }
+        }
         if (intervalSeconds <= 0) {
             LOG.info("Retention sweep off (hookstile.retention.interval-seconds=" + intervalSeconds + ")");
             return;
@@ -87,9 +113,6 @@ public class RetentionSweep {
         }
         Instant deadline = Instant.now().plus(BUDGET);
         for (Source source : sources.all()) {
-            if (source.retention().isZero()) {
-                continue;
-            }
             try {
                 sweep(source, deadline);
             } catch (RuntimeException e) {
@@ -98,10 +121,31 @@ public class RetentionSweep {
                         + intervalSeconds + " s", e);
             }
         }
+        if (tombstoneDays > 0) {
+            try {
+                Instant cutoff = Instant.now().minus(Duration.ofDays(tombstoneDays));
+                int batch;
+                do {
+                    batch = expired.deleteTombstones(cutoff, BATCH);
+                } while (batch == BATCH && Instant.now().isBefore(deadline));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Retention sweep of tombstones failed; next try in " + intervalSeconds + " s", e);
+            }
+        }
     }
 
     private void sweep(Source source, Instant deadline) {
         Instant now = Instant.now();
+        // A fingerprint serves its body's window only; past both that and the retention nothing reads it (a body
+        // seen again after its window takes the row over).
+        Duration keep = source.bodyDedupWindow().compareTo(source.retention()) > 0
+                ? source.bodyDedupWindow() : source.retention();
+        if (!keep.isZero()) {
+            expired.deleteFingerprints(source.name(), now.minus(keep));
+        }
+        if (source.retention().isZero()) {
+            return;
+        }
         Instant cutoff = now.minus(source.retention());
         long total = 0;
         int batch;
@@ -109,10 +153,6 @@ public class RetentionSweep {
             batch = expired.deleteBatch(source.name(), cutoff, BATCH);
             total += batch;
         } while (batch == BATCH && Instant.now().isBefore(deadline));
-        // A fingerprint serves its body's window only; past both that and the retention nothing reads it.
-        Duration keep = source.bodyDedupWindow().compareTo(source.retention()) > 0
-                ? source.bodyDedupWindow() : source.retention();
-        expired.deleteFingerprints(source.name(), now.minus(keep));
         if (total > 0) {
             deleted.get(source.name()).inc(total);
             long count = total;

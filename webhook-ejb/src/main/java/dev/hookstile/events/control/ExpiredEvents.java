@@ -4,6 +4,7 @@ import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.events.entity.BodyFingerprint;
 import dev.hookstile.events.entity.EventAttempt;
 import dev.hookstile.events.entity.EventBody;
+import dev.hookstile.events.entity.EventTombstone;
 import dev.hookstile.events.entity.ReceivedEvent;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -36,7 +37,8 @@ public class ExpiredEvents {
 
     /**
      * Deletes up to {@code limit} of the source's completed and ignored events received before {@code cutoff}, with
-     * their history, and the bodies they shared once no event uses them.
+     * their history, and the bodies they shared once no event uses them; each leaves its tombstone, in the same
+     * transaction, so that no moment exists in which its id is forgotten.
      *
      * @return how many events were deleted; fewer than {@code limit} when none are left
      */
@@ -44,6 +46,7 @@ public class ExpiredEvents {
         Connection connection = em.unwrap(Connection.class);
         try {
             List<String> ids = new ArrayList<>(limit);
+            List<Timestamp> receivedAt = new ArrayList<>(limit);
             Set<String> bodies = new TreeSet<>();
             try (PreparedStatement query = connection.prepareStatement(ReceivedEvent.EXPIRED)) {
                 query.setString(1, source);
@@ -52,6 +55,7 @@ public class ExpiredEvents {
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
                         ids.add(rows.getString(1));
+                        receivedAt.add(rows.getTimestamp(3));
                         if (rows.getString(2) != null) {
                             bodies.add(rows.getString(2));
                         }
@@ -63,8 +67,10 @@ public class ExpiredEvents {
             }
             int deleted = 0;
             try (PreparedStatement events = connection.prepareStatement(ReceivedEvent.DELETE_EXPIRED);
-                 PreparedStatement history = connection.prepareStatement(EventAttempt.DELETE_OF_EVENT)) {
-                for (String id : ids) {
+                 PreparedStatement history = connection.prepareStatement(EventAttempt.DELETE_OF_EVENT);
+                 PreparedStatement tombstones = connection.prepareStatement(EventTombstone.LEAVE)) {
+                for (int i = 0; i < ids.size(); i++) {
+                    String id = ids.get(i);
                     events.setString(1, source);
                     events.setString(2, id);
                     if (events.executeUpdate() == 1) {
@@ -72,9 +78,16 @@ public class ExpiredEvents {
                         history.setString(1, source);
                         history.setString(2, id);
                         history.addBatch();
+                        tombstones.setString(1, source);
+                        tombstones.setString(2, id);
+                        tombstones.setTimestamp(3, receivedAt.get(i));
+                        tombstones.addBatch();
                     }
                 }
-                history.executeBatch();
+                if (deleted > 0) {
+                    history.executeBatch();
+                    tombstones.executeBatch();
+                }
             }
             // A shared body goes with the last event that uses it; dead ones, kept, keep it too.
             try (PreparedStatement unused = connection.prepareStatement(EventBody.DELETE_UNUSED)) {
@@ -85,6 +98,41 @@ public class ExpiredEvents {
                 }
             }
             return deleted;
+        } catch (SQLException e) {
+            throw new EventClaim.ClaimFailure(e);
+        }
+    }
+
+    /**
+     * Deletes up to {@code limit} tombstones of events received before {@code cutoff}, of every source.
+     *
+     * @return how many were deleted; fewer than {@code limit} when none are left
+     */
+    public int deleteTombstones(Instant cutoff, int limit) {
+        Connection connection = em.unwrap(Connection.class);
+        try {
+            var keys = new ArrayList<String[]>(limit);
+            try (PreparedStatement query = connection.prepareStatement(EventTombstone.EXPIRED)) {
+                query.setTimestamp(1, Timestamp.from(cutoff));
+                query.setInt(2, limit);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        keys.add(new String[]{rows.getString(1), rows.getString(2)});
+                    }
+                }
+            }
+            if (keys.isEmpty()) {
+                return 0;
+            }
+            try (PreparedStatement delete = connection.prepareStatement(EventTombstone.DELETE)) {
+                for (String[] key : keys) {
+                    delete.setString(1, key[0]);
+                    delete.setString(2, key[1]);
+                    delete.addBatch();
+                }
+                delete.executeBatch();
+            }
+            return keys.size();
         } catch (SQLException e) {
             throw new EventClaim.ClaimFailure(e);
         }

@@ -40,6 +40,9 @@ public class ReceivedEvent {
      * embedded database) rejects {@code ON CONFLICT (cols)}, and with a single unique key PostgreSQL means the same
      * thing by it. A duplicate yields an update count of 0 without an error, so the surrounding transaction stays
      * usable (a failed INSERT would abort a PostgreSQL transaction).
+     *
+     * <p>An event the retention deleted has a tombstone ({@link EventTombstone}): its claim inserts nothing either, in
+     * the same statement (one more primary-key probe, no round trip). The last two parameters repeat the key.
      */
     /**
      * The source of the rows that record a message on a queue that could not be read as events and had no readable
@@ -50,7 +53,10 @@ public class ReceivedEvent {
     public static final String CLAIM = """
             INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at, processed_at,
                                         updated_at, headers, payload, body_digest)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            SELECT ?, ?, ?, ?, ?, ?, CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS TIMESTAMP WITH TIME ZONE),
+                   CAST(? AS TIMESTAMP WITH TIME ZONE), ?, ?, ?
+            WHERE NOT EXISTS (""" + EventTombstone.EXISTS + """
+            )
             ON CONFLICT DO NOTHING""";
     /**
      * The claim of an event recorded before, allowed only while it is {@code retrying} or queued again by a replay
@@ -69,10 +75,13 @@ public class ReceivedEvent {
     /** Attempts, replay base and status, locking the row until the transaction ends: failures are counted on it. */
     public static final String LOCK_STATE = """
             SELECT attempts, replay_base, status FROM received_event WHERE source = ? AND event_id = ? FOR UPDATE""";
+    /** The first failure of an event, unless it is recorded or has a tombstone; the last two parameters repeat the key. */
     public static final String RECORD_FAILURE = """
             INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at, updated_at,
                                         last_error, headers, payload, body_digest)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            SELECT ?, ?, ?, ?, ?, ?, CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS TIMESTAMP WITH TIME ZONE), ?, ?, ?, ?
+            WHERE NOT EXISTS (""" + EventTombstone.EXISTS + """
+            )
             ON CONFLICT DO NOTHING""";
     /**
      * An event claimed in this transaction turned out to repeat another's body: recorded with the given status
@@ -85,7 +94,7 @@ public class ReceivedEvent {
      * Served by the index on (status, received_at).
      */
     public static final String EXPIRED = """
-            SELECT event_id, body_digest FROM received_event
+            SELECT event_id, body_digest, received_at FROM received_event
             WHERE source = ? AND status IN (""" + EventStatus.EXPIRABLE_IN_SQL + """
             ) AND received_at < ?
             ORDER BY received_at

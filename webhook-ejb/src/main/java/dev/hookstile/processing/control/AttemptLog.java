@@ -49,6 +49,11 @@ public class AttemptLog {
             }
             // A concurrent delivery recorded the event first: count on its row.
             recorded = claim.lock(event.source(), event.eventId());
+            if (recorded.isEmpty()) {
+                // Not recorded, and not recordable: a tombstone. It was processed long ago and deleted by the
+                // retention; this is a replay of it, finished like any duplicate.
+                return Optional.empty();
+            }
         }
         EventClaim.State state = recorded.orElseThrow(() -> new IllegalStateException(
                 "the record of " + event + " vanished while its failure was being recorded"));

@@ -5,6 +5,8 @@ import dev.hookstile.events.boundary.BodyFingerprints;
 import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.outbox.boundary.Outbox;
+import dev.hookstile.provider.boundary.Provider;
+import dev.hookstile.provider.boundary.Providers;
 import dev.hookstile.source.boundary.BackOfficeDestination;
 import dev.hookstile.source.boundary.Destination;
 import jakarta.ejb.Stateless;
@@ -168,7 +170,7 @@ public class EventTry {
         // After the claim, so a second delivery of this very event stops at its claim and never looks; skipped for
         // a replayed event: the operator asked for it to run.
         Optional<BodyFingerprints.Repeat> repeat = attempts.bodyWindow().isZero() || replayBase > 0
-                ? Optional.empty() : fingerprints.repeatOf(event, attempts.bodyWindow());
+                ? Optional.empty() : fingerprints.repeatOf(event, fingerprint(event), attempts.bodyWindow());
         if (repeat.isPresent()) {
             status = EventStatus.IGNORED;
             String reason = "repeats the body of event " + repeat.get().eventId() + " (received "
@@ -183,6 +185,12 @@ public class EventTry {
         deadline.run(() -> handlers.dispatch(claimed));
         recordHistory(attempts, claimed, attempt, status, null, now);
         return status == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED;
+    }
+
+    /** What its provider signs of the body, digested; the bytes' digest for a provider this version does not know. */
+    private static byte[] fingerprint(WebhookEvent event) {
+        Optional<Provider> provider = Providers.byName(event.provider());
+        return provider.isPresent() ? provider.get().bodyFingerprint(event.payload()) : Provider.sha256(event.payload());
     }
 
     /**

@@ -7,6 +7,8 @@ import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.source.boundary.Source;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -46,6 +48,39 @@ public interface Provider {
         return Duration.ofDays(7);
     }
 
+    /**
+     * The body deduplication a source of this provider gets unless it sets its own
+     * ({@code hookstile.sources.<name>.body-dedup-window-seconds}): at least the sender's retry window when the event
+     * id or the type (which picks the handlers) lies outside the signature, since a captured delivery can then be
+     * sent again under a fresh id or another type and still verify; zero when the signature covers both.
+     *
+     * @param settings the source's provider-specific settings, checked
+     */
+    default Duration defaultBodyDedupWindow(Map<String, String> settings) {
+        return Duration.ZERO;
+    }
+
+    /**
+     * How far a signed time may lie from our clock unless the source sets its own
+     * ({@code hookstile.sources.<name>.tolerance-seconds}).
+     */
+    default Duration defaultTolerance() {
+        return DEFAULT_TOLERANCE;
+    }
+
+    /** Five minutes: what Stripe, Slack and Standard Webhooks recommend for their signed timestamps. */
+    Duration DEFAULT_TOLERANCE = Duration.ofSeconds(300);
+
+    /**
+     * The SHA-256 that body deduplication compares: of what the signature covers of the body. The raw bytes for
+     * providers that sign the bytes; a provider that signs a decoded form (Twilio's sorted form fields) digests that
+     * form, or a re-encoding of the same signed content would pass as a new body. Called by processing, never by
+     * ingest.
+     */
+    default byte[] bodyFingerprint(byte[] body) {
+        return sha256(body);
+    }
+
     /** Whether one delivery can carry several events, all in one signed body. */
     default boolean deliversBatches() {
         return false;
@@ -80,5 +115,14 @@ public interface Provider {
     default Answer handshake(Map<String, String> query, Source source) throws RejectedDelivery {
         throw new RejectedDelivery(Rejection.METHOD_NOT_ALLOWED,
                 "provider " + name() + " receives webhooks with POST only");
+    }
+
+    /** The SHA-256 of these bytes. */
+    static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 }

@@ -8,6 +8,7 @@ import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.provider.boundary.VerifiedDelivery;
 import dev.hookstile.source.boundary.Source;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
@@ -150,6 +151,16 @@ final class ConfiguredHmac implements Provider {
     @Override
     public void checkSettings(Map<String, String> settings) throws InvalidSetting {
         Scheme.of(settings);
+    }
+
+    /**
+     * The sender's retry window when the id or the type comes from a header, which the signature (of the body) does
+     * not cover; zero when both come from the body.
+     */
+    @Override
+    public Duration defaultBodyDedupWindow(Map<String, String> settings) {
+        Scheme scheme = schemes.computeIfAbsent(settings, Scheme::of);
+        return scheme.idHeader() != null || scheme.typeHeader() != null ? retryWindow() : Duration.ZERO;
     }
 
     /**

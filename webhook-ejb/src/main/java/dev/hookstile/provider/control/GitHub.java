@@ -9,6 +9,7 @@ import dev.hookstile.source.boundary.Source;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,6 +32,12 @@ final class GitHub implements Provider {
     @Override
     public Duration retryWindow() {
         return Duration.ofDays(3);
+    }
+
+    /** {@code X-GitHub-Delivery} and {@code X-GitHub-Event} are outside the signature, which covers the body alone. */
+    @Override
+    public Duration defaultBodyDedupWindow(Map<String, String> settings) {
+        return retryWindow();
     }
 
     @Override

@@ -12,6 +12,7 @@ import dev.hookstile.source.boundary.Source;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonReaderFactory;
@@ -56,6 +57,13 @@ import java.util.Set;
  * entries, which the body's hash plus an index would not, and two different items never share it. Identical items
  * count as one, as does an id repeated within one body.
  *
+ * <p>Meta signs no timestamp header, but an entry's {@code time} (seconds or milliseconds since the epoch) is in the
+ * signed body: an entry older than the source's tolerance ({@link #defaultTolerance()}, 8 days unless set) is a
+ * replay of a captured body, and its events are not queued. A body all of whose entries are that old is refused
+ * ({@link Rejection#TIMESTAMP_OUT_OF_TOLERANCE}); the fresh entries of a mixed one are accepted, since refusing them
+ * would have Meta retry the whole body until it gives up on it. Entries without a time (WhatsApp's) are not checked:
+ * their ids are signed, and a replay of them is a duplicate (of the event, or of its tombstone after retention).
+ *
  * <p>A body with no entry, or whose entries hold no change and no messaging item, has nothing to queue and is
  * refused as {@link Rejection#MISSING_EVENT_ID}. An entry with neither among entries that have some is not lost: it
  * is in the body every event carries.
@@ -81,6 +89,15 @@ final class Meta implements Provider {
     @Override
     public Duration retryWindow() {
         return Duration.ofDays(7);
+    }
+
+    /**
+     * How old a signed entry may be ({@code entry[].time}): Meta's retry window and a day for clocks and queues, so
+     * that its last retry still passes, while a batch captured earlier than that is refused.
+     */
+    @Override
+    public Duration defaultTolerance() {
+        return retryWindow().plusDays(1);
     }
 
     @Override
@@ -139,9 +156,17 @@ final class Meta implements Provider {
             throw new RejectedDelivery(Rejection.MISSING_EVENT_ID, "the JSON body has no \"entry\"");
         }
         var events = new LinkedHashMap<String, EventIdentity>();
+        long oldestAccepted = delivery.receivedAt().toEpochMilli() - source.tolerance().toMillis();
+        int stale = 0;
         for (int e = 0; e < entries.size(); e++) {
             String at = "entry[" + e + "]";
             JsonObject entry = object(entries.get(e), at);
+            long time = entryTimeMillis(entry);
+            if (time != NO_TIME && time < oldestAccepted) {
+                // Signed, so only a replay of a captured body (or Meta retrying past its own window) gets here.
+                stale++;
+                continue;
+            }
             String entryId = optionalString(entry, "id", at);
             JsonArray changes = optionalArray(entry, "changes", at);
             for (int c = 0; changes != null && c < changes.size(); c++) {
@@ -156,12 +181,40 @@ final class Meta implements Provider {
                 }
             }
         }
+        if (stale == entries.size()) {
+            throw new RejectedDelivery(Rejection.TIMESTAMP_OUT_OF_TOLERANCE, "every entry's signed time is more than "
+                    + source.tolerance().toSeconds() + " s old");
+        }
         if (events.isEmpty()) {
             throw new RejectedDelivery(Rejection.MISSING_EVENT_ID,
                     "no entry in the JSON body holds a change or a messaging item");
         }
         return new VerifiedDelivery(List.copyOf(events.values()), delivery.retain(RETAINED, HubSignature.REDACTED),
                 null);
+    }
+
+    private static final long NO_TIME = Long.MIN_VALUE;
+    /** Below this an entry's time is in seconds (Page webhooks), above it in milliseconds (Messenger, Instagram). */
+    private static final long MILLIS_FROM = 100_000_000_000L;
+
+    /**
+     * An entry's {@code time} in epoch milliseconds, or {@link #NO_TIME} when it has none (WhatsApp's entries) or it
+     * is not a positive integer: Meta signed it, so it is not refused for that, only left unchecked.
+     */
+    private static long entryTimeMillis(JsonObject entry) {
+        if (!(entry.get("time") instanceof JsonNumber number) || !number.isIntegral()) {
+            return NO_TIME;
+        }
+        long time;
+        try {
+            time = number.longValueExact();
+        } catch (ArithmeticException e) {
+            return NO_TIME;
+        }
+        if (time <= 0) {
+            return NO_TIME;
+        }
+        return time < MILLIS_FROM ? Math.multiplyExact(time, 1000L) : time;
     }
 
     private static void change(JsonObject change, String at, String entryId, Map<String, EventIdentity> events)

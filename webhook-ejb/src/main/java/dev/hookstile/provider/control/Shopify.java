@@ -10,6 +10,7 @@ import dev.hookstile.source.boundary.Source;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -35,6 +36,12 @@ final class Shopify implements Provider {
     @Override
     public Duration retryWindow() {
         return Duration.ofDays(1);
+    }
+
+    /** {@code X-Shopify-Webhook-Id} and {@code X-Shopify-Topic} are outside the signature, which covers the body alone. */
+    @Override
+    public Duration defaultBodyDedupWindow(Map<String, String> settings) {
+        return retryWindow();
     }
 
     @Override

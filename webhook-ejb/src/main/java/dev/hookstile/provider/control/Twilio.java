@@ -107,6 +107,40 @@ final class Twilio implements Provider {
         }
     }
 
+    /**
+     * The {@code I-Twilio-Idempotency-Token}, the event id whenever Twilio sends it, is outside the signature: a
+     * captured callback sent again under a fresh token still verifies.
+     */
+    @Override
+    public Duration defaultBodyDedupWindow(Map<String, String> settings) {
+        return retryWindow();
+    }
+
+    /**
+     * What Twilio signs of a form body: the fields' names and values, decoded and sorted, joined as they are
+     * signed. The bytes are not signed: the same fields reordered, or a letter percent-encoded, verify just the
+     * same and must not pass as a new body. The URL is left out (the configured one, or a port variant, never tells
+     * two events apart).
+     *
+     * <p>Every body that decodes as a form is digested that way, a JSON one too: which way a body was verified is
+     * not known here, and guessing it from the bytes would let a re-encoded form pass as JSON. A JSON body is signed
+     * byte for byte (its {@code bodySHA256}); read as a form, two JSON bodies share a digest only if they differ in
+     * nothing but a {@code +} for a space, a percent-encoded character or the order of {@code &}-separated parts,
+     * which two distinct callbacks never do. A body that is not valid form encoding can only have verified as JSON: its
+     * bytes are digested.
+     */
+    @Override
+    public byte[] bodyFingerprint(byte[] body) {
+        try {
+            // The prefix keeps the signed text apart from any raw body.
+            return sha256(signedText(FORM_FINGERPRINT, FormFields.parse(body)));
+        } catch (RejectedDelivery notAForm) {
+            return sha256(body);
+        }
+    }
+
+    private static final String FORM_FINGERPRINT = "\u0000twilio-form\u0000";
+
     @Override
     public VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery {
         byte[] given = Hmac.wellFormed(base64OrNull(Hmac.requiredHeader(delivery, SIGNATURE)), SIGNATURE,

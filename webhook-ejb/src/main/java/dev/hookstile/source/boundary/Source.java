@@ -18,7 +18,7 @@ import java.util.Optional;
  * @param maxAttempts processing attempts (in-process retries and redeliveries together) before an event is dead
  * @param retries     in-process retries of a transient failure within one delivery, before the broker's back-off
  * @param bodyDedupWindow how long a processed body makes a repeat of it under another event id {@code ignored};
- *                        zero (the default) deduplicates on the event id alone
+ *                        zero deduplicates on the event id alone ({@link Sources} defaults it to the provider's)
  * @param retention   how long a completed or ignored event is kept; zero keeps them all
  * @param destination where processed events are forwarded through the outbox; {@code null} for nowhere
  * @param backOffice  the queue or topic processed events are published to; {@code null} for none

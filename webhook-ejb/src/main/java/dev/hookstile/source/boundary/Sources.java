@@ -50,7 +50,7 @@ import java.util.regex.Pattern;
 public class Sources {
 
     static final String PREFIX = "hookstile.sources";
-    static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(300);
+    static final Duration DEFAULT_TOLERANCE = Provider.DEFAULT_TOLERANCE;
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
     private static final Logger LOG = Logger.getLogger(Sources.class.getName());
     /** Below this a secret is accepted with a warning: 128 bits is the least an HMAC key should carry. */
@@ -154,7 +154,7 @@ public class Sources {
                     + envName(key + "secrets") + " or " + envName(key + "secrets-file"));
         }
         long toleranceSeconds = config.getOptionalValue(key + "tolerance-seconds", Long.class)
-                .orElse(DEFAULT_TOLERANCE.toSeconds());
+                .orElse(provider.defaultTolerance().toSeconds());
         if (toleranceSeconds <= 0) {
             throw new SourceConfigurationException("source '" + name + "': tolerance-seconds must be positive");
         }
@@ -177,11 +177,8 @@ public class Sources {
             throw new SourceConfigurationException("source '" + name + "': " + envName(key + "retries")
                     + " must be between 0 and " + Source.MAX_RETRIES);
         }
-        long bodyWindowSeconds = config.getOptionalValue(key + "body-dedup-window-seconds", Long.class).orElse(0L);
-        if (bodyWindowSeconds < 0) {
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "body-dedup-window-seconds")
-                    + " must not be negative");
-        }
+        Duration bodyWindow = bodyDedupWindow(name, key, provider, Map.copyOf(settings));
+        long bodyWindowSeconds = bodyWindow.toSeconds();
         if (bodyWindowSeconds > 0 && provider.deliversBatches()) {
             // Every event of a batch shares the body: all but the first would be ignored. Such providers sign the
             // ids inside the body, which is what the option stands in for.
@@ -190,8 +187,36 @@ public class Sources {
                     + " in one body (their ids are signed)");
         }
         return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts,
-                retries, Duration.ofSeconds(bodyWindowSeconds), retention(name, key, provider), destination(name, key),
+                retries, bodyWindow, retention(name, key, provider), destination(name, key),
                 backOffice(name, key), orderKey(name, key));
+    }
+
+    /**
+     * {@code .body-dedup-window-seconds}, by default the provider's ({@link Provider#defaultBodyDedupWindow}): on
+     * for every sender whose event id or type is outside its signature. An operator may shorten it or turn it off
+     * ({@code 0}), which lets a captured delivery run its handlers again under a fresh id or another type: said
+     * once, at start, as a warning.
+     */
+    private Duration bodyDedupWindow(String name, String key, Provider provider, Map<String, String> settings) {
+        Duration safe = provider.defaultBodyDedupWindow(settings);
+        Optional<Long> configured = config.getOptionalValue(key + "body-dedup-window-seconds", Long.class);
+        if (configured.isEmpty()) {
+            return safe;
+        }
+        long seconds = configured.get();
+        String variable = envName(key + "body-dedup-window-seconds");
+        if (seconds < 0) {
+            throw new SourceConfigurationException("source '" + name + "': " + variable + " must not be negative");
+        }
+        if (seconds < safe.toSeconds()) {
+            LOG.warning(() -> "source '" + name + "': " + variable + "=" + seconds + (seconds == 0
+                    ? " turns body deduplication off" : " is shorter than " + safe.toSeconds() + " s, "
+                    + provider.name() + "'s retry window") + ". The event id or type of " + provider.name()
+                    + " is outside its signature: a captured delivery sent again under a fresh id or another type"
+                    + (seconds == 0 ? "" : " after " + seconds + " s") + " runs its handlers again."
+                    + " See docs/security.md, \"Unsigned event ids\"");
+        }
+        return Duration.ofSeconds(seconds);
     }
 
     /** {@code .order-key}: a JSON pointer into the body, e.g. {@code /data/object/customer}. */

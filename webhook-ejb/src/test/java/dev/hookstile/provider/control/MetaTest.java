@@ -134,14 +134,14 @@ class MetaTest {
 
     /** Messenger, as the Messenger Platform's messages, message_deliveries and message_reads references show it. */
     private static final String MESSENGER_BATCH = """
-            {"object":"page","entry":[{"id":"109876543210987","time":1458692752478,"messaging":[
+            {"object":"page","entry":[{"id":"109876543210987","time":%d,"messaging":[
               {"sender":{"id":"6789012345678901"},"recipient":{"id":"109876543210987"},"timestamp":1458692752478,
                "message":{"mid":"m_1457764197618:41d102a3e1ae206a38","text":"hello, world!"}},
               {"sender":{"id":"6789012345678901"},"recipient":{"id":"109876543210987"},
                "delivery":{"mids":["mid.1458668856218:ed81099e15d3f4f233"],"watermark":1458668856253}},
               {"sender":{"id":"6789012345678901"},"recipient":{"id":"109876543210987"},"timestamp":1458668856463,
                "read":{"watermark":1458668856253}}]}]}
-            """;
+            """.formatted(System.currentTimeMillis());
 
     private static final String TEMPLATE_UPDATE = "{\"field\":\"message_template_status_update\",\"value\":"
             + "{\"event\":\"APPROVED\",\"message_template_id\":594425479261596,"
@@ -154,7 +154,7 @@ class MetaTest {
     private static Source source(String name, Map<String, String> settings, String... secrets) {
         var meta = new Meta();
         List<byte[]> keys = Arrays.stream(secrets).map(meta::decodeSecret).toList();
-        return new Source(name, meta, keys, Duration.ofSeconds(300), settings);
+        return new Source(name, meta, keys, meta.defaultTolerance(), settings);
     }
 
     private static String sign(String secret, byte[] body) {
@@ -330,7 +330,8 @@ class MetaTest {
 
     @Test
     void keysAnInstagramCommentChangeOnItsContent() throws RejectedDelivery {
-        String body = "{\"object\":\"instagram\",\"entry\":[{\"id\":\"17841405822304914\",\"time\":1520383571,"
+        String body = "{\"object\":\"instagram\",\"entry\":[{\"id\":\"17841405822304914\",\"time\":"
+                + Instant.now().getEpochSecond() + ","
                 + "\"changes\":[{\"field\":\"comments\",\"value\":{\"id\":\"17865799348089039\",\"text\":\"Nice!\","
                 + "\"from\":{\"id\":\"232323232\",\"username\":\"test\"},\"media\":{\"id\":\"123123123\"}}}]}]}";
 
@@ -338,6 +339,82 @@ class MetaTest {
 
         assertEquals("comments", event.type());
         assertTrue(event.id().startsWith("17841405822304914:comments:"), event.id());
+    }
+
+    // --- signed entry time ---
+
+    /** A Messenger entry with one message, signed {@code age} ago, in milliseconds as Messenger writes it. */
+    private static String messengerEntry(String mid, Duration age) {
+        return "{\"id\":\"109876543210987\",\"time\":" + Instant.now().minus(age).toEpochMilli()
+                + ",\"messaging\":[{\"sender\":{\"id\":\"1\"},\"recipient\":{\"id\":\"2\"},"
+                + "\"message\":{\"mid\":\"" + mid + "\",\"text\":\"hi\"}}]}";
+    }
+
+    private static String page(String... entries) {
+        return "{\"object\":\"page\",\"entry\":[" + String.join(",", entries) + "]}";
+    }
+
+    @Test
+    void aBatchCapturedLongerAgoThanTheToleranceIsRefused() {
+        // Retention keeps 30 days: a capture replayed after it must not find the event's id forgotten.
+        String body = page(messengerEntry("m_old", Duration.ofDays(31)));
+
+        RejectedDelivery e = rejected(signed(body), source(APP_SECRET));
+
+        assertEquals(Rejection.TIMESTAMP_OUT_OF_TOLERANCE, e.reason());
+        assertEquals(401, e.reason().status());
+    }
+
+    @Test
+    void metasOwnRetriesWithinItsSevenDaysPassTheDefaultTolerance() throws RejectedDelivery {
+        assertEquals(Duration.ofDays(8), new Meta().defaultTolerance());
+
+        assertEquals(List.of("m_retried"), ids(events(page(messengerEntry("m_retried", Duration.ofDays(7))))));
+    }
+
+    @Test
+    void theToleranceIsTheSources() {
+        var meta = new Meta();
+        var strict = new Source("whatsapp", meta, List.of(meta.decodeSecret(APP_SECRET)), Duration.ofHours(1),
+                Map.of());
+
+        assertEquals(Rejection.TIMESTAMP_OUT_OF_TOLERANCE,
+                rejected(signed(page(messengerEntry("m_two_hours", Duration.ofHours(2)))), strict).reason());
+    }
+
+    @Test
+    void onlyTheStaleEntriesOfAMixedBatchAreLeftOut() throws RejectedDelivery {
+        String body = page(messengerEntry("m_stale", Duration.ofDays(40)), messengerEntry("m_fresh", Duration.ZERO));
+
+        assertEquals(List.of("m_fresh"), ids(events(body)));
+    }
+
+    @Test
+    void anEntryTimeInSecondsIsReadAsSeconds() throws RejectedDelivery {
+        // Page and Instagram change entries carry seconds; read as milliseconds, now would be January 1970.
+        String fresh = "{\"object\":\"page\",\"entry\":[{\"id\":\"1\",\"time\":" + Instant.now().getEpochSecond()
+                + ",\"changes\":[{\"field\":\"feed\",\"value\":{\"item\":\"status\"}}]}]}";
+        String stale = fresh.replace("\"time\":" + Instant.now().getEpochSecond(),
+                "\"time\":" + Instant.now().minus(Duration.ofDays(9)).getEpochSecond());
+
+        assertEquals(1, assertDoesNotThrowEvents(fresh).size());
+        assertEquals(Rejection.TIMESTAMP_OUT_OF_TOLERANCE, rejection(stale));
+    }
+
+    @Test
+    void entriesWithoutATimeAreNotChecked() throws RejectedDelivery {
+        // WhatsApp's entries have none (its items' ids are signed; a replay is a duplicate or hits a tombstone).
+        assertEquals(4, events(WHATSAPP_BATCH).size());
+        assertEquals(1, events(page("{\"id\":\"1\",\"time\":\"yesterday\",\"messaging\":[{\"sender\":{\"id\":\"1\"},"
+                + "\"message\":{\"mid\":\"m_untimed\"}}]}")).size());
+    }
+
+    private static List<String> ids(List<EventIdentity> events) {
+        return events.stream().map(EventIdentity::id).toList();
+    }
+
+    private static List<EventIdentity> assertDoesNotThrowEvents(String body) {
+        return org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> events(body));
     }
 
     // --- signature ---

@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -567,5 +568,46 @@ class TwilioTest {
     @Test
     void refusesAPublicUrlThatDoesNotParse() {
         assertEquals("public-url", invalid("https://hooks.example.com/w sms").setting());
+    }
+
+    // --- what body deduplication compares
+
+    @Test
+    void theDocsExampleReorderedAndReEncodedVerifiesAndHasTheSameFingerprint() throws RejectedDelivery {
+        // Fields in another order, a letter percent-encoded, "+" written %2B's way round: the same signed fields.
+        String reEncoded = "Caller=%2B12349013030&Digits=1234&%43allSid=CA1234567890ABCDE&To=%2B18005551212"
+                + "&From=%2b12349013030";
+        verify(signed(DOCS_SIGNATURE, reEncoded), behindProxy(DOCS_TOKEN));
+
+        assertArrayEquals(fingerprint(DOCS_BODY), fingerprint(reEncoded));
+    }
+
+    @Test
+    void aFormWithOtherSignedContentHasAnotherFingerprint() {
+        assertFalse(Arrays.equals(fingerprint(DOCS_BODY), fingerprint(DOCS_BODY.replace("Digits=1234", "Digits=1235"))));
+        assertFalse(Arrays.equals(fingerprint(DOCS_BODY), fingerprint(DOCS_BODY + "&Extra=1")));
+    }
+
+    @Test
+    void aBodyThatIsNoFormIsFingerprintedOnItsBytes() throws Exception {
+        String notAForm = "{\"Body\":\"100%\"}";
+
+        assertArrayEquals(java.security.MessageDigest.getInstance("SHA-256").digest(utf8(notAForm)),
+                fingerprint(notAForm));
+    }
+
+    @Test
+    void aJsonBodyVerifiedByItsBodySha256KeepsAFingerprintOfItsOwn() {
+        String other = JSON_BODY.replace("CA1234567890ABCDE", "CA1234567890ABCDF");
+
+        assertFalse(Arrays.equals(fingerprint(JSON_BODY), fingerprint(other)));
+    }
+
+    private static byte[] fingerprint(String body) {
+        return new Twilio().bodyFingerprint(utf8(body));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

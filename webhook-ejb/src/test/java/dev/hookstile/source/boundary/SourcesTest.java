@@ -395,18 +395,116 @@ class SourcesTest {
         assertTrue(failure.getMessage().contains("HOOKSTILE_SOURCES_GH_RETRIES"), failure.getMessage());
     }
 
-    @Test
-    void deduplicatesOnTheEventIdAloneUnlessABodyWindowIsSet() {
-        var sources = sources(Map.of(
-                "hookstile.sources", "gh, shop",
-                "hookstile.sources.gh.provider", "github",
-                "hookstile.sources.gh.secrets", "s",
-                "hookstile.sources.gh.body-dedup-window-seconds", "86400",
-                "hookstile.sources.shop.provider", "shopify",
-                "hookstile.sources.shop.secrets", "s"));
+    /** Every provider, with a minimal valid configuration of its own. */
+    private static final Map<String, Map<String, String>> EVERY_PROVIDER = Map.of(
+            "github", Map.of(),
+            "shopify", Map.of(),
+            "twilio", Map.of(),
+            "hmac", Map.of("signature-header", "X-Signature", "event-id-header", "X-Id"),
+            "stripe", Map.of(),
+            "slack", Map.of(),
+            "standard-webhooks", Map.of(),
+            "svix", Map.of(),
+            "meta", Map.of());
 
-        assertEquals(Duration.ofDays(1), sources.find("gh").orElseThrow().bodyDedupWindow());
-        assertEquals(Duration.ZERO, sources.find("shop").orElseThrow().bodyDedupWindow());
+    private static Source only(String provider, Map<String, String> settings, Map<String, String> more) {
+        var values = new java.util.HashMap<String, String>();
+        values.put("hookstile.sources", "s");
+        values.put("hookstile.sources.s.provider", provider);
+        values.put("hookstile.sources.s.secrets", provider.equals("standard-webhooks") || provider.equals("svix")
+                ? "whsec_" + Base64.getEncoder().encodeToString(utf8("twenty-four-byte-secret!")) : "secret");
+        settings.forEach((k, v) -> values.put("hookstile.sources.s." + k, v));
+        values.putAll(more);
+        return sources(values).find("s").orElseThrow();
+    }
+
+    @Test
+    void deduplicatesBodiesByDefaultWithinTheSendersRetryWindowWhereTheIdOrTypeIsUnsigned() {
+        var windows = new java.util.TreeMap<String, Duration>();
+        EVERY_PROVIDER.forEach((provider, settings) ->
+                windows.put(provider, only(provider, settings, Map.of()).bodyDedupWindow()));
+
+        assertEquals(new java.util.TreeMap<>(Map.of(
+                "github", Duration.ofDays(3),   // X-GitHub-Delivery and X-GitHub-Event are outside the signature
+                "shopify", Duration.ofDays(1),  // X-Shopify-Webhook-Id and X-Shopify-Topic too
+                "twilio", Duration.ofDays(1),   // I-Twilio-Idempotency-Token
+                "hmac", Duration.ofDays(7),     // an id (or type) header
+                "stripe", Duration.ZERO,        // id, type and a timestamp all signed
+                "slack", Duration.ZERO,
+                "standard-webhooks", Duration.ZERO,
+                "svix", Duration.ZERO,
+                "meta", Duration.ZERO)), windows);
+    }
+
+    @Test
+    void anHmacSourceWhoseIdAndTypeComeFromTheSignedBodyNeedsNoBodyWindow() {
+        var pointers = Map.of("signature-header", "X-Signature", "event-id-pointer", "/id", "type-pointer", "/type");
+        var typeHeader = Map.of("signature-header", "X-Signature", "event-id-pointer", "/id", "type-header", "X-Type");
+
+        assertEquals(Duration.ZERO, only("hmac", pointers, Map.of()).bodyDedupWindow());
+        assertEquals(Duration.ofDays(7), only("hmac", typeHeader, Map.of()).bodyDedupWindow());
+    }
+
+    @Test
+    void anOperatorMayChooseAnotherBodyWindowOrNone() {
+        assertEquals(Duration.ofDays(30), only("shopify", Map.of(),
+                Map.of("hookstile.sources.s.body-dedup-window-seconds", "2592000")).bodyDedupWindow());
+        assertEquals(Duration.ZERO, only("github", Map.of(),
+                Map.of("hookstile.sources.s.body-dedup-window-seconds", "0")).bodyDedupWindow());
+    }
+
+    @Test
+    void warnsOnceAtStartWhenAnOperatorTurnsBodyDeduplicationOffOrShortensIt() {
+        var warnings = new ArrayList<String>();
+        var logger = java.util.logging.Logger.getLogger(Sources.class.getName());
+        var handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel() == java.util.logging.Level.WARNING) {
+                    warnings.add(record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            sources(Map.ofEntries(
+                    Map.entry("hookstile.sources", "off, short, stripe, shop"),
+                    Map.entry("hookstile.sources.off.provider", "github"),
+                    Map.entry("hookstile.sources.off.secrets", "s"),
+                    Map.entry("hookstile.sources.off.body-dedup-window-seconds", "0"),
+                    Map.entry("hookstile.sources.short.provider", "twilio"),
+                    Map.entry("hookstile.sources.short.secrets", "s"),
+                    Map.entry("hookstile.sources.short.body-dedup-window-seconds", "60"),
+                    Map.entry("hookstile.sources.stripe.provider", "stripe"),
+                    Map.entry("hookstile.sources.stripe.secrets", "whsec_abc"),
+                    Map.entry("hookstile.sources.stripe.body-dedup-window-seconds", "0"),
+                    Map.entry("hookstile.sources.shop.provider", "shopify"),
+                    Map.entry("hookstile.sources.shop.secrets", "s")));
+        } finally {
+            logger.removeHandler(handler);
+        }
+
+        assertEquals(2, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("HOOKSTILE_SOURCES_OFF_BODY_DEDUP_WINDOW_SECONDS=0 turns body deduplication off"),
+                warnings.get(0));
+        assertTrue(warnings.get(1).contains("HOOKSTILE_SOURCES_SHORT_BODY_DEDUP_WINDOW_SECONDS=60 is shorter than 86400 s"),
+                warnings.get(1));
+    }
+
+    @Test
+    void metaEntriesMayBeAsOldAsItsRetriesUnlessTheSourceSaysOtherwise() {
+        assertEquals(Duration.ofDays(8), only("meta", Map.of(), Map.of()).tolerance());
+        assertEquals(Duration.ofSeconds(300), only("stripe", Map.of(), Map.of()).tolerance());
+        assertEquals(Duration.ofHours(1), only("meta", Map.of(),
+                Map.of("hookstile.sources.s.tolerance-seconds", "3600")).tolerance());
     }
 
     @Test

@@ -184,7 +184,8 @@ class HostileInputIT extends DeployedHookstile {
                     .append("\"timestamp\":1,\"message\":{\"mid\":\"m-").append(UUID.randomUUID())
                     .append("\",\"text\":\"x\"}}");
         }
-        String body = "{\"object\":\"page\",\"entry\":[{\"id\":\"1\",\"time\":1,\"messaging\":[" + items
+        String body = "{\"object\":\"page\",\"entry\":[{\"id\":\"1\",\"time\":" + System.currentTimeMillis()
+                + ",\"messaging\":[" + items
                 + "]}]}";
 
         HttpResponse<String> response = webhooks.send(webhooks.meta(body));

@@ -44,6 +44,56 @@ class ProvidersIT extends DeployedHookstile {
         assertEquals(200, webhooks.send(webhooks.shopify(id, "orders/create", body)).statusCode());
     }
 
+    /**
+     * Shopify signs the body alone: the topic (which picks the handlers) and the webhook id are headers anyone can
+     * change. A captured orders/create resent as orders/paid under a fresh id verifies, and must not run again.
+     */
+    @Test
+    void aCapturedShopifyDeliveryResentAsAnotherTopicUnderAFreshIdDoesNotRunTheHandlers() {
+        String created = UUID.randomUUID().toString();
+        String forged = UUID.randomUUID().toString();
+        String body = "{\"id\":" + System.nanoTime() + ",\"email\":\"jon@example.com\",\"total_price\":\"199.00\","
+                + "\"financial_status\":\"pending\"}";
+        assertAccepted(webhooks.send(webhooks.shopify(created, "orders/create", body)), "shop", created);
+        assertProcessedOnce("shop", created, "orders/create");
+
+        HttpResponse<String> resent = webhooks.send(webhooks.shopify(forged, "orders/paid", body));
+
+        assertAccepted(resent, "shop", forged);
+        JsonObject paid = webhooks.awaitRecorded("shop", forged, state -> !"absent".equals(state.getString("status"))
+                && !"received".equals(state.getString("status")), PROCESSING);
+        assertEquals("ignored", paid.getString("status"), paid.toString());
+        assertEquals(0, paid.getInt("effects"), "the orders/paid handlers did not run");
+        assertEquals(1, webhooks.recorded("shop", created).getInt("effects"));
+    }
+
+    /**
+     * Twilio signs the decoded, sorted fields, not the bytes, and not its idempotency token: the same callback with
+     * its fields reordered and a letter percent-encoded, under a fresh token, verifies and must not run again.
+     */
+    @Test
+    void aTwilioCallbackReEncodedUnderAFreshIdempotencyTokenDoesNotRunTheHandlers() {
+        String sid = "SM" + UUID.randomUUID().toString().replace("-", "");
+        var form = new TreeMap<String, String>();
+        form.put("MessageSid", sid);
+        form.put("MessageStatus", "delivered");
+        form.put("AccountSid", "AC0123456789");
+        String first = "first-" + UUID.randomUUID();
+        String second = "second-" + UUID.randomUUID();
+        assertAccepted(webhooks.send(webhooks.twilio(form).header("I-Twilio-Idempotency-Token", first)), "tw", first);
+        assertProcessedOnce("tw", first, "delivered");
+
+        String reEncoded = "MessageStatus=d%65livered&AccountSid=AC0123456789&MessageSid=" + sid;
+        HttpResponse<String> resent = webhooks.send(
+                webhooks.twilio(form, reEncoded).header("I-Twilio-Idempotency-Token", second));
+
+        assertAccepted(resent, "tw", second);
+        JsonObject copy = webhooks.awaitRecorded("tw", second, state -> !"absent".equals(state.getString("status"))
+                && !"received".equals(state.getString("status")), PROCESSING);
+        assertEquals("ignored", copy.getString("status"), copy.toString());
+        assertEquals(0, copy.getInt("effects"), "the handlers did not run for the re-encoded copy");
+    }
+
     @Test
     void slackEventIsProcessedOnceUnderItsEventId() {
         String id = "Ev" + UUID.randomUUID().toString().replace("-", "").substring(0, 10).toUpperCase();

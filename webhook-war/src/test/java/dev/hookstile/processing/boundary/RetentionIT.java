@@ -3,8 +3,10 @@ package dev.hookstile.processing.boundary;
 import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.ItEnvironment;
 import dev.hookstile.it.Webhooks;
+import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -15,6 +17,7 @@ import java.time.Instant;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
@@ -84,6 +87,82 @@ class RetentionIT extends DeployedHookstile {
             awaitGone(db, "ghbody", "four-days-" + run);
             assertEquals(1, count(db, "ghbody", "two-days-" + run), "within GitHub's redelivery window");
         }
+    }
+
+    /**
+     * GitHub signs no timestamp: a delivery captured before its event was deleted still verifies after it. Its key is
+     * kept as a tombstone, and the replay is a duplicate. (The source gh deduplicates on the id alone.)
+     */
+    @Test
+    void aDeliveryCapturedBeforeTheRetentionIsNotProcessedAgainAfterItsEventWasDeleted() throws Exception {
+        assumeFalse(ItEnvironment.databaseUrl().isEmpty(), "needs PostgreSQL: the embedded database is the server's");
+        String id = "captured-" + UUID.randomUUID();
+        String body = "{\"action\":\"opened\",\"issue\":{\"number\":" + System.nanoTime() + "}}";
+        Instant processedThen = Instant.now().minus(Duration.ofDays(40));
+        try (Connection db = database()) {
+            // Processed 40 days ago, as the sender's capture of it was made; the retention keeps 30.
+            insert(db, "gh", id, "completed", processedThen);
+            awaitGone(db, "gh", id);
+
+            HttpResponse<String> replay = webhooks.send(webhooks.github(id, "issues", body, Webhooks.GITHUB_SECRET));
+
+            assertTrue(replay.statusCode() == 202 || replay.statusCode() == 200, replay.body());
+            awaitNotQueued("gh", id);
+            JsonObject state = webhooks.recorded("gh", id);
+            assertEquals("absent", state.getString("status"), "the replay was not claimed: " + state);
+            assertEquals(0, state.getInt("effects"), "the handlers did not run again");
+            assertEquals(1, tombstones(db, "gh", id), "the event's key outlives it");
+        }
+    }
+
+    /** HOOKSTILE_RETENTION_TOMBSTONE_DAYS, 400 by default: a tombstone older than that goes too. */
+    @Test
+    void tombstonesHaveARetentionOfTheirOwn() throws Exception {
+        assumeFalse(ItEnvironment.databaseUrl().isEmpty(), "needs PostgreSQL: the embedded database is the server's");
+        String run = UUID.randomUUID().toString();
+        try (Connection db = database()) {
+            tombstone(db, "gh", "ancient-" + run, Instant.now().minus(Duration.ofDays(401)));
+            tombstone(db, "gh", "last-year-" + run, Instant.now().minus(Duration.ofDays(365)));
+
+            long deadline = System.nanoTime() + SWEEPS.toNanos();
+            while (tombstones(db, "gh", "ancient-" + run) > 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the 401 days old tombstone is still there");
+                }
+                Webhooks.sleep(Duration.ofMillis(500));
+            }
+            assertEquals(1, tombstones(db, "gh", "last-year-" + run), "kept for 400 days");
+        }
+    }
+
+    /** Waits until no event queue holds a message of the event: a consumer took it and finished with it. */
+    private void awaitNotQueued(String source, String id) {
+        long deadline = System.nanoTime() + SWEEPS.toNanos();
+        while (true) {
+            HttpResponse<String> queued = webhooks.get("it/queued/" + source + "/" + id);
+            assertEquals(200, queued.statusCode(), queued.body());
+            if ("0".equals(queued.body())) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(source + "/" + id + " is still queued after " + SWEEPS.toSeconds() + " s");
+            }
+            Webhooks.sleep(Duration.ofMillis(100));
+        }
+    }
+
+    private static void tombstone(Connection db, String source, String id, Instant receivedAt) throws SQLException {
+        try (PreparedStatement insert = db.prepareStatement(
+                "INSERT INTO event_tombstone (source, event_id, received_at) VALUES (?, ?, ?)")) {
+            insert.setString(1, source);
+            insert.setString(2, id);
+            insert.setTimestamp(3, Timestamp.from(receivedAt));
+            insert.executeUpdate();
+        }
+    }
+
+    private static int tombstones(Connection db, String source, String id) throws SQLException {
+        return single(db, "SELECT COUNT(*) FROM event_tombstone WHERE source = ? AND event_id = ?", source, id);
     }
 
     private static Connection database() throws SQLException {
