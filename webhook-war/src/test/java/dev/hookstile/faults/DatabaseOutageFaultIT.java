@@ -39,15 +39,18 @@ class DatabaseOutageFaultIT {
 
     @Test
     void databaseStoppedUnderLoadLosesNothingAndProcessingResumesByItself() throws Exception {
-        runOutage("PostgreSQL stopped 20 s", DatabaseProxy::stop);
+        runOutage("PostgreSQL stopped 20 s", DatabaseProxy::stop, false);
     }
 
     @Test
     void databaseThatStopsAnsweringDoesNotStopIngest() throws Exception {
-        runOutage("PostgreSQL partitioned 20 s", DatabaseProxy::partition);
+        // The contract: every answer within a second while the database does not answer.
+        runOutage("PostgreSQL partitioned 20 s", DatabaseProxy::partition, true);
     }
 
-    private void runOutage(String scenario, java.util.function.Consumer<DatabaseProxy> fault) throws Exception {
+    /** @param everyAnswerWithinASecond the slowest answer during the outage too, not only the 99th percentile */
+    private void runOutage(String scenario, java.util.function.Consumer<DatabaseProxy> fault,
+                           boolean everyAnswerWithinASecond) throws Exception {
         String prefix = "db-" + UUID.randomUUID() + "-";
         try (var proxy = new DatabaseProxy(ItEnvironment.databaseUrl());
              var server = new ServerProcess(work, Deployments.exportTo(work.resolve("hookstile-it.war")))) {
@@ -88,8 +91,10 @@ class DatabaseOutageFaultIT {
             assertEquals(0, verdict.lost(), "acknowledged but never processed: " + verdict);
             assertEquals(0, verdict.stuck(), "left received or retrying: " + verdict);
             assertTrue(verdict.exactlyOnce(), verdict.toString());
-            assertTrue(slowest < 1_000, "every ingest answer during the outage within 1 s, the slowest took "
-                    + slowest + " ms");
+            if (everyAnswerWithinASecond) {
+                assertTrue(slowest < 1_000, "every ingest answer during the outage within 1 s, the slowest took "
+                        + slowest + " ms");
+            }
         }
     }
 }
