@@ -30,6 +30,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -64,6 +65,15 @@ public class BodyBuffer extends HttpFilter {
      * (about one keep-alive request in fifty lost its answer in the integration tests).
      */
     private static final ScheduledThreadPoolExecutor DEADLINES = deadlines();
+
+    /**
+     * Request threads that may wait for a body at once (the request pool, shared with {@code /api} and
+     * {@code /health}, has 200). Each waits at most the body deadline, but 300 stalled upgrade requests reopened as
+     * soon as they were cut off kept the whole pool waiting (HostileConnectionsFaultIT); beyond this, {@code 503} at
+     * once. A body that has fully arrived takes no place here.
+     */
+    static final int BLOCKING_READERS = 32;
+    private static final Semaphore READERS = new Semaphore(BLOCKING_READERS);
 
     @Inject
     BodyLimits limits;
@@ -124,10 +134,17 @@ public class BodyBuffer extends HttpFilter {
     /**
      * A body that cannot be gathered without a thread (an upgrade offered, HTTP/2) is read here, before JAX-RS touches
      * the stream, with the same deadline: a read still blocked at the deadline is interrupted
-     * ({@link RequestBody}), so such a request holds its thread for at most the body timeout.
+     * ({@link RequestBody}), so such a request holds its thread for at most the body timeout, and at most
+     * {@link #BLOCKING_READERS} such requests wait at once.
      */
     private void readBlocking(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
                               long declared) throws IOException, ServletException {
+        if (!READERS.tryAcquire()) {
+            metrics.rejected(Rejection.BODY_BUFFERS_FULL);
+            refuse(request, response, Rejection.BODY_BUFFERS_FULL, "too many request bodies are still arriving"
+                    + " on connections offering a protocol upgrade; nothing was accepted, retry later");
+            return;
+        }
         BodyBudget budget = limits.budget();
         byte[] body;
         try {
@@ -137,6 +154,8 @@ public class BodyBuffer extends HttpFilter {
             metrics.rejected(rejected.reason());
             refuse(request, response, rejected.reason(), rejected.detail());
             return;
+        } finally {
+            READERS.release();
         }
         try {
             chain.doFilter(new Buffered(request, body, body.length), response);
