@@ -165,6 +165,9 @@ public final class ServerProcess implements AutoCloseable {
             }
             Webhooks.sleep(Duration.ofMillis(500));
         }
+        // A server that never got ready is not the test's to stop (the exception escapes before the caller holds
+        // it): stop it here, or it outlives the run.
+        kill();
         fail("the server was not ready within " + patience + " s; see " + work.resolve("server-" + starts + ".log"));
     }
 
