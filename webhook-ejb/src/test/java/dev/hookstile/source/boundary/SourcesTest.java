@@ -399,7 +399,7 @@ class SourcesTest {
     private static final Map<String, Map<String, String>> EVERY_PROVIDER = Map.of(
             "github", Map.of(),
             "shopify", Map.of(),
-            "twilio", Map.of(),
+            "twilio", Map.of("public-url", "https://hooks.example.test/webhooks/s"),
             "hmac", Map.of("signature-header", "X-Signature", "event-id-header", "X-Id"),
             "stripe", Map.of(),
             "slack", Map.of(),
@@ -478,16 +478,17 @@ class SourcesTest {
             sources(Map.ofEntries(
                     Map.entry("hookstile.sources", "off, short, stripe, shop"),
                     Map.entry("hookstile.sources.off.provider", "github"),
-                    Map.entry("hookstile.sources.off.secrets", "s"),
+                    Map.entry("hookstile.sources.off.secrets", "a-secret-of-32-characters-long!!"),
                     Map.entry("hookstile.sources.off.body-dedup-window-seconds", "0"),
                     Map.entry("hookstile.sources.short.provider", "twilio"),
-                    Map.entry("hookstile.sources.short.secrets", "s"),
+                    Map.entry("hookstile.sources.short.secrets", "a-secret-of-32-characters-long!!"),
+                    Map.entry("hookstile.sources.short.public-url", "https://hooks.example.test/webhooks/short"),
                     Map.entry("hookstile.sources.short.body-dedup-window-seconds", "60"),
                     Map.entry("hookstile.sources.stripe.provider", "stripe"),
-                    Map.entry("hookstile.sources.stripe.secrets", "whsec_abc"),
+                    Map.entry("hookstile.sources.stripe.secrets", "whsec_a-secret-of-32-characters-long"),
                     Map.entry("hookstile.sources.stripe.body-dedup-window-seconds", "0"),
                     Map.entry("hookstile.sources.shop.provider", "shopify"),
-                    Map.entry("hookstile.sources.shop.secrets", "s")));
+                    Map.entry("hookstile.sources.shop.secrets", "a-secret-of-32-characters-long!!")));
         } finally {
             logger.removeHandler(handler);
         }
