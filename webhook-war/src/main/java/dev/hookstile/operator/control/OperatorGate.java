@@ -155,7 +155,9 @@ public class OperatorGate {
             return checkSession(request);
         }
         if (authorization == null || authorization.isBlank()) {
-            return refuse(Reason.MISSING_TOKEN, attempts.failed(address), address, method, path, 401,
+            // Counted and logged, but not a guess: any web page can make the operator's browser send such a request,
+            // and if it counted towards the wait, a hostile page could lock the operator's address out of /api.
+            return refuse(Reason.MISSING_TOKEN, attempts.refused(address), address, method, path, 401,
                     "unauthorized", "Unauthorized", "this is the operator API: send the admin token as "
                             + "'Authorization: Bearer <token>' (" + AdminToken.ENVIRONMENT_VARIABLE
                             + ", or the token in <data dir>/" + AdminToken.FILE_NAME + "), or sign in to the "
@@ -206,7 +208,8 @@ public class OperatorGate {
             return unreachable;
         }
         if (token == null || token.isBlank()) {
-            return refuse(Reason.MISSING_TOKEN, attempts.failed(address), address, method, path, 401,
+            // Not a guess either: a hostile page can post an empty sign-in from the operator's browser.
+            return refuse(Reason.MISSING_TOKEN, attempts.refused(address), address, method, path, 401,
                     "unauthorized", "Unauthorized", "send the admin token as {\"token\":\"<token>\"} ("
                             + AdminToken.ENVIRONMENT_VARIABLE + ", or the token in <data dir>/"
                             + AdminToken.FILE_NAME + ")", CHALLENGE);

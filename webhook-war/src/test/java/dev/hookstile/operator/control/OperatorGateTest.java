@@ -89,6 +89,18 @@ class OperatorGateTest {
     }
 
     @Test
+    void requestsWithoutAnyCredentialNeverMakeTheOperatorWait() {
+        // What a hostile page can make the operator's browser send: no token, no cookie, from the operator's address.
+        OperatorGate gate = gate("");
+        for (int i = 0; i < 50; i++) {
+            assertEquals(401, gate.check("203.0.113.5", null, "POST", "/api/replays").status());
+        }
+
+        assertNull(gate.check("203.0.113.5", "Bearer " + TOKEN, "GET", "/api/sources"));
+        assertEquals(50, counts.get(OperatorGate.Reason.MISSING_TOKEN).get());
+    }
+
+    @Test
     void afterTenFailuresEvenTheRightTokenWaitsThenWorks() {
         OperatorGate gate = gate("");
         for (int i = 0; i < 10; i++) {
