@@ -281,10 +281,11 @@ class OperatorGateTest {
         assertFalse(logged.get(0).getMessage().contains(wrong), logged.get(0).getMessage());
         assertEquals(OperatorGate.Reason.MISSING_TOKEN,
                 gate.signIn("203.0.113.5", null, "POST", OperatorGate.SESSION_PATH).reason());
-        for (int i = 0; i < 9; i++) {
+        // The missing token was counted but is no guess: ten more wrong ones start the wait.
+        for (int i = 0; i < 10; i++) {
             gate.signIn("203.0.113.5", wrong, "POST", OperatorGate.SESSION_PATH);
         }
-        assertEquals(10, counts.get(OperatorGate.Reason.INVALID_TOKEN).get());
+        assertEquals(11, counts.get(OperatorGate.Reason.INVALID_TOKEN).get());
         assertEquals(1, counts.get(OperatorGate.Reason.MISSING_TOKEN).get());
 
         OperatorGate.Refusal waiting = gate.signIn("203.0.113.5", TOKEN, "POST", OperatorGate.SESSION_PATH);
