@@ -95,7 +95,7 @@ function SignIn({ message }) {
             ${error ? html`<p class="state error" role="alert">${T(error)}</p>` : null}
         </form>
         <p id="admin-token-help" class="help">The admin token is <code>HOOKSTILE_ADMIN_TOKEN</code>, or when that is
-            unset the token generated at the first start in <code>&lt;data dir&gt;/admin-token</code>
+            unset the token generated at the first start in <code>${'<data dir>/admin-token'}</code>${' '}
             (<code>./data/admin-token</code> by default). Signing in gives this browser a session cookie; the token
             itself is not kept.</p>
     </main>`;

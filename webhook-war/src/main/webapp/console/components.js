@@ -80,7 +80,7 @@ export function ErrorNote({ error, what }) {
     if (!error) return null;
     let text;
     if (error instanceof ApiError && error.status === 0) text = `${what} could not be loaded: the API cannot be reached.`;
-    else if (error instanceof ApiError && error.status === 404 && !error.problem) {
+    else if (error instanceof ApiError && error.status === 404 && (!error.problem || error.slug === 'not-found')) {
         text = `${what} could not be loaded: this server does not offer this part of the operator API.`;
     } else text = error.message || String(error);
     return html`<p class="state error" role="alert"><strong>Error:</strong> ${T(text)}</p>`;

@@ -116,8 +116,8 @@ export function ReplayAll({ filter, describedBy }) {
         <${Dialog} open=${phase === 'confirm' || phase === 'starting'} title="Replay all matching events?"
                    onClose=${() => setPhase((p) => (p === 'starting' ? p : 'idle'))}>
             ${matched > 0
-                ? html`<p><strong class="big">${count(matched, preview.countLimit)}</strong>
-                    event${matched === 1 ? '' : 's'} will be queued again: ${T(describe(filter))}.</p>
+                ? html`<p><strong class="big">${count(matched, preview.countLimit)}</strong>${
+                    ` event${matched === 1 ? '' : 's'} will be queued again: `}${T(describe(filter))}.</p>
                     <p class="help">Each is processed again as a new attempt. Events queued or retrying already are
                     left as they are. You can cancel the job while it runs.</p>`
                 : html`<p>No event matches: ${T(describe(filter))}. Nothing to replay.</p>`}

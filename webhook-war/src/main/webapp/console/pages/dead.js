@@ -72,11 +72,11 @@ function Group({ group, filter }) {
     const groupFilter = { ...filter, source: group.source, type: group.type ?? '', typeExact: true, error: group.error };
     if (groupFilter.error === undefined || groupFilter.error === null) delete groupFilter.error;
     return html`<div class="group">
-        <p id=${id} class="group-text"><strong>${count(group.count, 10000)} dead</strong>:
+        <p id=${id} class="group-text"><strong>${count(group.count, 10000)} dead</strong>:${' '}
             <span class="message">${group.error ? T(group.error) : html`<span class="muted">no error recorded</span>`}</span>${last
                 ? html`, last <${Time} at=${group.lastAt} relative=${true} />` : null}
-            <br /><span class="muted">source</span> <span class="id">${T(group.source)}</span>
-            <span class="muted">type</span> <span class="id">${group.type ? T(group.type) : '(none)'}</span></p>
+            <br /><span class="muted">source</span> <span class="id">${T(group.source)}</span>${' · '}<span
+                class="muted">type</span> <span class="id">${group.type ? T(group.type) : '(none)'}</span></p>
         <div class="actions">
             <a class="button" href=${href(['events'], { source: group.source, status: 'dead', type: group.type })}>
                 Show events</a>

@@ -112,7 +112,7 @@ function Header({ event, watching, onReplayed }) {
         ${result ? html`<p class=${result.ok ? 'state ok' : 'state error'} role=${result.ok ? 'status' : 'alert'}>
             ${T(result.text)}</p>` : null}
         <${Dialog} open=${confirming} title="Replay this event?" onClose=${() => setConfirming(false)}>
-            <p>Event <span class="id">${T(event.eventId)}</span> of source <span class="id">${T(event.source)}</span>
+            <p>Event <span class="id">${T(event.eventId)}</span> of source <span class="id">${T(event.source)}</span>${' '}
                 (<${Status} value=${event.status} />) is queued again and its handlers run again, as a new
                 attempt. Its forwardings are scheduled again only if processing schedules them.</p>
             <div class="actions">
@@ -219,7 +219,7 @@ function Payload({ event }) {
         <p class="help">${text === null
             ? `Not UTF-8 text: shown as hex${bytes.length > 16384 ? ' (the first 16 KiB; Download has it all)' : ''}.`
             : json && view === 'pretty' ? 'JSON, re-indented only: every key, value and escape as received.'
-                : 'Exactly as received.'}
+                : 'Exactly as received.'}${' '}
             Invisible and direction-changing characters are shown as ⟨U+…⟩.</p>
         <pre class="payload" ref=${pre} tabindex="0" aria-label="Payload">${T(shown, true)}</pre>
     </section>`;

@@ -51,8 +51,9 @@ function Results({ pages, filtered }) {
         return html`<${Empty}>${filtered ? 'No event matches these filters.'
             : 'No event has been received yet. Point a sender at POST /webhooks/<source>.'}</${Empty}>`;
     }
-    return html`<p class="count" role="status">${events.length.toLocaleString()} event${events.length === 1 ? '' : 's'}
-        shown, newest first${pages.data.next ? '; more below' : ''}.</p>
+    const shown = `${events.length.toLocaleString()} event${events.length === 1 ? '' : 's'} shown, newest first${
+        pages.data.next ? '; “Load more” for older ones' : ''}.`;
+    return html`<p class="count" role="status">${shown}</p>
         <${EventsTable} events=${events} caption="Events, newest first" />
         <${MoreButton} pages=${pages} />`;
 }

@@ -83,10 +83,8 @@ function Chart({ data, source }) {
 
 function Outcomes({ counts, limit }) {
     const c = counts || {};
-    return html`<span class="outcomes">
-        <span title="accepted">${count(c.accepted, limit)}</span> /
-        <span title="duplicate">${count(c.duplicate, limit)}</span> /
-        <span title="rejected">${count(c.rejected, limit)}</span></span>`;
+    return html`<span class="outcomes"><span title="accepted">${count(c.accepted, limit)}</span>${' / '}<span
+        title="duplicate">${count(c.duplicate, limit)}</span>${' / '}<span title="rejected">${count(c.rejected, limit)}</span></span>`;
 }
 
 function SourceTable({ data }) {
@@ -116,7 +114,7 @@ function SourceTable({ data }) {
                     <td class="num"><${Outcomes} counts=${s.lastDay} limit=${limit} /></td>
                     <td class="num">
                         <a href=${href(['events'], { source: s.name, status: 'received' })}
-                           aria-label=${`Queued events of ${plain(s.name)}`}>${count(waiting.queued, limit)}</a> /
+                           aria-label=${`Queued events of ${plain(s.name)}`}>${count(waiting.queued, limit)}</a>${' / '}
                         <a href=${href(['events'], { source: s.name, status: 'retrying' })}
                            aria-label=${`Retrying events of ${plain(s.name)}`}>${count(waiting.retrying, limit)}</a></td>
                     <td class="num"><a class=${s.dead ? 'dead-count' : null} href=${href(['dead'], { source: s.name })}

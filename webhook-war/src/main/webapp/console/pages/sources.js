@@ -12,7 +12,7 @@ HOOKSTILE_SOURCES_GH_SECRETS='the secret GitHub signs with' \\
 export function NoSource() {
     return html`<div class="empty-source">
         <p><strong>No source is configured</strong>, so every delivery is answered 404. A source is a named endpoint,
-            <code>POST /webhooks/&lt;name&gt;</code>, whose deliveries one provider signs. Name your sources in
+            <code>${"POST /webhooks/<name>"}</code>, whose deliveries one provider signs. Name your sources in
             <code>HOOKSTILE_SOURCES</code> and give each a provider and its secrets, then restart:</p>
         <pre class="code">${ADD_SOURCE}</pre>
         <p class="help">Providers: github, stripe, shopify, slack, twilio, meta, standard-webhooks, svix, hmac. The
@@ -73,8 +73,8 @@ function SourceCard({ source: s, index }) {
                     ? html` <span class="muted">types</span> ${T(d.types.join(', '))}` : null}</li>`)}</ul>`
                 : html`<span class="muted">none</span>`}</${Setting}>
             <${Setting} name="Events">${events.length ? html`<ul class="plain inline">${events.map(([status, n]) => html`
-                <li key=${status}><a href=${href(['events'], { source: s.name, status })}>${T(status)}
-                    ${count(n, s.countLimit ?? 10000)}</a></li>`)}</ul>` : html`<span class="muted">none</span>`}</${Setting}>
+                <li key=${status}><a href=${href(['events'], { source: s.name, status })}>${T(status)}: ${
+                    count(n, s.countLimit ?? 10000)}</a></li>`)}</ul>` : html`<span class="muted">none</span>`}</${Setting}>
         </dl>
     </article>`;
 }

@@ -37,14 +37,8 @@ public class ConsoleAssets extends HttpFilter {
             chain.doFilter(request, response);
             return;
         }
+        // /console itself never gets here: SecurityHeaders redirects it to /console/ first.
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (path.equals("/console")) {
-            // Relative URLs in the page (app.js, ../api/) resolve only below /console/.
-            String query = request.getQueryString();
-            response.setStatus(HttpServletResponse.SC_FOUND);
-            response.setHeader("Location", request.getContextPath() + "/console/" + (query == null ? "" : "?" + query));
-            return;
-        }
         // The files are UTF-8; the container would otherwise name ISO-8859-1, which the page's own declaration
         // cannot override (the header wins).
         response.setCharacterEncoding("UTF-8");
