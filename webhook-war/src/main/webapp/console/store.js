@@ -9,6 +9,7 @@ let state = {
     refresh: 0,           // bumped by the banner's "Retry": pages reload their data
     sources: null,        // source names, for the filter forms
     jobs: [],             // bulk replays started from this page: {id, total, label, job, error}
+    replayed: 0,          // bumped when a bulk replay ends: the dead-event lists load again
 };
 const listeners = new Set();
 
