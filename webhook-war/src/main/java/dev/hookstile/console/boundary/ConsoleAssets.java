@@ -42,7 +42,17 @@ public class ConsoleAssets extends HttpFilter {
         // The files are UTF-8; the container would otherwise name ISO-8859-1, which the page's own declaration
         // cannot override (the header wins).
         response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", cacheControl(path));
         files.forward(isPage(path) ? new Page(request) : request, response);
+    }
+
+    /**
+     * The console's own files are revalidated at every load (an unchanged file costs a 304): after an upgrade a
+     * browser must not run old modules beside new ones, which the container's Last-Modified alone would allow for
+     * a while. A WebJar's path names its version, so what is there never changes.
+     */
+    static String cacheControl(String path) {
+        return path.startsWith("/console/") ? "no-cache" : "public, max-age=31536000, immutable";
     }
 
     /** {@code /console/} (the page) as opposed to a file below it. */
