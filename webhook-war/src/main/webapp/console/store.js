@@ -27,6 +27,17 @@ export const store = {
     },
 };
 
+// The operator's last keystroke, click or pointer move: live refreshes stop after a while without any, so that an
+// unattended console does not keep its session alive for ever (the server ends it after its idle timeout).
+let lastActivity = Date.now();
+export const activity = {
+    seen() {
+        lastActivity = Date.now();
+    },
+    idleMs: () => Date.now() - lastActivity,
+};
+export const LIVE_IDLE_LIMIT_MS = 10 * 60 * 1000;
+
 export function useStore() {
     const [current, setCurrent] = useState(store.get());
     useEffect(() => {
