@@ -87,6 +87,7 @@ class OutboxRelayTest {
         relay.maxAttempts = 300;
         relay.breakerFailures = 5;
         relay.breakerOpenSeconds = 30;
+        relay.published = new Breakers();
         relay.concurrency = 8;
         relay.threadPriority = Thread.NORM_PRIORITY;
         relay.schedule();
