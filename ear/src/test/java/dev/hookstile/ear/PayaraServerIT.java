@@ -6,6 +6,14 @@ import jakarta.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -121,6 +129,52 @@ class PayaraServerIT {
         JsonObject event = awaitEvent("gh", id, e -> "completed".equals(e.getString("status")));
         assertEquals(1, event.getInt("attempts"));
         assertEquals("issues", event.getString("type"));
+    }
+
+    /**
+     * The console in this packaging too, in a real Chromium: the page and its modules (the application's own files
+     * and the WebJars inside the web module) load under the strict policy, the admin token signs in, the overview
+     * shows the source that just received an event, and signing out ends the session.
+     */
+    @Test
+    void theConsoleSignsInShowsTheOverviewAndSignsOutInChromium() throws IOException {
+        send(github("gh-console-" + UUID.randomUUID(), "{\"zen\":\"console\"}"));
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--window-size=1280,1000");
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
+        ChromeDriver browser = new ChromeDriver(options);
+        try {
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+            browser.get(BASE + "console/");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("admin-token"))).sendKeys(ADMIN_TOKEN);
+            browser.findElement(By.xpath("//button[normalize-space()='Sign in']")).click();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.xpath("//h1[normalize-space()='Overview']")));
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.xpath("//table//a[normalize-space()='gh']")));
+            Cookie session = browser.manage().getCookieNamed("hookstile_session");
+            assertTrue(session != null && session.isHttpOnly(), "an HttpOnly session cookie: " + session);
+
+            browser.findElement(By.xpath("//button[normalize-space()='Sign out']")).click();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("admin-token")));
+            HttpResponse<String> afterSignOut = send(HttpRequest.newBuilder(URI.create(BASE + "api/overview"))
+                    .timeout(Duration.ofSeconds(30))
+                    .header("Cookie", "hookstile_session=" + session.getValue()));
+            assertEquals(401, afterSignOut.statusCode(), "the signed-out cookie opens nothing");
+            List<String> problems = browser.manage().logs().get("browser").getAll().stream()
+                    .filter(entry -> entry.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue())
+                    .map(LogEntry::getMessage)
+                    // The page's own sign-in check before signing in, and the sign-out's, answer 401 by design.
+                    .filter(message -> !message.contains("401"))
+                    .toList();
+            assertEquals(List.of(), problems, "no script error and no policy violation in the console");
+        } finally {
+            Path screenshots = Path.of(System.getProperty("hookstile.it.screenshots"));
+            Files.createDirectories(screenshots);
+            Files.write(screenshots.resolve("PayaraServerIT.console.png"), browser.getScreenshotAs(OutputType.BYTES));
+            browser.quit();
+        }
     }
 
     @Test
