@@ -1,5 +1,6 @@
 package dev.hookstile.console.boundary;
 
+import dev.hookstile.console.control.GzipResponse;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletException;
@@ -21,7 +22,8 @@ import java.io.IOException;
  * refuses the deployment: "no web component by the name of default"). A named dispatch to it keeps the request's
  * path, which the file servlet resolves. {@code /console/} is the console's one page, {@code index.html}: the
  * container's welcome-file rule does not apply to a path JAX-RS matched. Only {@code GET} and {@code HEAD}: anything
- * else goes on to JAX-RS (405/404), as before.
+ * else goes on to JAX-RS (405/404), as before. Text files go gzip-compressed to a browser that accepts it
+ * ({@link GzipResponse}): the console weighs about 65 KB on the wire instead of 172 KB.
  */
 @WebFilter(urlPatterns = {"/console/*", "/_static/*", "/webjars/*"}, asyncSupported = true)
 public class ConsoleAssets extends HttpFilter {
@@ -43,7 +45,26 @@ public class ConsoleAssets extends HttpFilter {
         // cannot override (the header wins).
         response.setCharacterEncoding("UTF-8");
         response.setHeader("Cache-Control", cacheControl(path));
-        files.forward(isPage(path) ? new Page(request) : request, response);
+        HttpServletRequest file = isPage(path) ? new Page(request) : request;
+        if (!compressible(path)) {
+            files.forward(file, response);
+            return;
+        }
+        response.addHeader("Vary", "Accept-Encoding");
+        // A HEAD names the uncompressed length: without a body a compressed answer could only say 0.
+        if ("HEAD".equals(method) || !GzipResponse.accepted(request.getHeader("Accept-Encoding"))) {
+            files.forward(file, response);
+            return;
+        }
+        GzipResponse compressed = new GzipResponse(response);
+        files.forward(GzipResponse.wholeFile(file), compressed);
+        compressed.finish();
+    }
+
+    /** Text worth compressing: the page, its scripts and stylesheets (images and archives are compressed already). */
+    static boolean compressible(String path) {
+        return path.equals("/console/") || path.endsWith(".js") || path.endsWith(".css") || path.endsWith(".html")
+                || path.endsWith(".json") || path.endsWith(".svg");
     }
 
     /**

@@ -26,4 +26,13 @@ class ConsoleAssetsTest {
         assertEquals("public, max-age=31536000, immutable",
                 ConsoleAssets.cacheControl("/webjars/uplot/1.6.30/dist/uPlot.iife.min.js"));
     }
+
+    @Test
+    void onlyTextIsCompressed() {
+        assertTrue(ConsoleAssets.compressible("/console/"));
+        assertTrue(ConsoleAssets.compressible("/console/pages/event.js"));
+        assertTrue(ConsoleAssets.compressible("/webjars/uplot/1.6.30/dist/uPlot.min.css"));
+        assertFalse(ConsoleAssets.compressible("/webjars/some/1.0/logo.png"));
+        assertFalse(ConsoleAssets.compressible("/_static/htm/3.1.1/LICENSE"));
+    }
 }
