@@ -145,6 +145,55 @@ class ConsoleStatisticsIT extends DeployedHookstile {
     }
 
     @Test
+    void aPageOfAnUnindexedFilterLooksAtTheNewestEventsOnlyAndItsCursorSearchesOlderOnes() {
+        String type = "stats.scan." + UUID.randomUUID();
+        String id = "stats-scan-" + UUID.randomUUID();
+        assertEquals(202, webhooks.send(webhooks.standard("it", id, "{\"type\":\"" + type + "\"}")).statusCode());
+        webhooks.awaitRecorded("it", id, Webhooks.completed(), PROCESSING);
+        // Newer than it: more events than a page may look at (HOOKSTILE_OPERATOR_LIST_SCAN_EVENTS=100 in the POM).
+        String filler = "stats.filler." + UUID.randomUUID();
+        sendQuiet(120, filler);
+        awaitPreview("{\"source\":\"quiet\",\"status\":\"ignored\",\"type\":\"" + filler + "\"}", 120);
+
+        JsonObject first = json(webhooks.send(webhooks.operator("api/events?source=it&type=" + type).GET()).body());
+        assertEquals(0, first.getJsonArray("events").size(), "only the newest 100 events were looked at: " + first);
+        assertTrue(first.containsKey("next"), "and the cursor searches older ones: " + first);
+        List<String> found = List.of();
+        String next = first.getString("next");
+        for (int page = 0; page < 20 && found.isEmpty() && next != null; page++) {
+            JsonObject older = json(webhooks.send(webhooks.operator("api/events?source=it&type=" + type
+                    + "&after=" + next).GET()).body());
+            found = older.getJsonArray("events").getValuesAs(JsonObject.class).stream()
+                    .map(e -> e.getString("eventId")).toList();
+            next = older.containsKey("next") ? older.getString("next") : null;
+        }
+        assertEquals(List.of(id), found);
+        assertEquals(List.of(id), eventIds("api/events?eventId=" + id), "an event id is answered whole");
+    }
+
+    private void sendQuiet(int count, String type) {
+        var sends = new java.util.ArrayList<java.util.concurrent.CompletableFuture<?>>();
+        var http = java.net.http.HttpClient.newHttpClient();
+        for (int i = 0; i < count; i++) {
+            sends.add(http.sendAsync(webhooks.standard("quiet", "stats-quiet-" + UUID.randomUUID(),
+                    "{\"type\":\"" + type + "\"}").build(), HttpResponse.BodyHandlers.discarding()));
+            if (sends.size() == 16) {
+                sends.forEach(java.util.concurrent.CompletableFuture::join);
+                sends.clear();
+            }
+        }
+        sends.forEach(java.util.concurrent.CompletableFuture::join);
+    }
+
+    private void awaitPreview(String filter, long count) {
+        long deadline = System.nanoTime() + PROCESSING.toNanos();
+        while (preview(filter) < count && System.nanoTime() < deadline) {
+            Webhooks.sleep(Duration.ofMillis(200));
+        }
+        assertEquals(count, preview(filter));
+    }
+
+    @Test
     void deadEventsAreGroupedAndAGroupIsPreviewedAndReplayedByItsTypeAndError() {
         // The test handler's error names the event: each of these dead events is a group of its own.
         String type = "stats.group." + UUID.randomUUID();
@@ -196,29 +245,12 @@ class ConsoleStatisticsIT extends DeployedHookstile {
     }
 
     @Test
-    void aRunningBulkReplayIsCancelledBeforeItsNextPage() throws Exception {
+    void aRunningBulkReplayIsCancelledBeforeItsNextPage() {
         // 250 events no handler selects (ignored): more than one page (200) of a replay job.
         String type = "stats.cancel." + UUID.randomUUID();
-        List<String> ids = new java.util.ArrayList<>();
-        var sends = new java.util.ArrayList<java.util.concurrent.CompletableFuture<?>>();
-        var http = java.net.http.HttpClient.newHttpClient();
-        for (int i = 0; i < 250; i++) {
-            String id = "stats-cancel-" + UUID.randomUUID();
-            ids.add(id);
-            sends.add(http.sendAsync(webhooks.standard("quiet", id, "{\"type\":\"" + type + "\"}").build(),
-                    HttpResponse.BodyHandlers.discarding()));
-            if (sends.size() == 16) {
-                sends.forEach(java.util.concurrent.CompletableFuture::join);
-                sends.clear();
-            }
-        }
-        sends.forEach(java.util.concurrent.CompletableFuture::join);
+        sendQuiet(250, type);
         String filter = "{\"source\":\"quiet\",\"status\":\"ignored\",\"type\":\"" + type + "\"";
-        long deadline = System.nanoTime() + PROCESSING.toNanos();
-        while (preview(filter + "}") < 250 && System.nanoTime() < deadline) {
-            Webhooks.sleep(Duration.ofMillis(200));
-        }
-        assertEquals(250, preview(filter + "}"));
+        awaitPreview(filter + "}", 250);
 
         HttpResponse<String> started = webhooks.send(webhooks.operator("api/replays")
                 .header("Content-Type", "application/json")
