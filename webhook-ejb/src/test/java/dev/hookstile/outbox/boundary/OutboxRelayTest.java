@@ -90,6 +90,7 @@ class OutboxRelayTest {
         relay.published = new Breakers();
         relay.concurrency = 8;
         relay.threadPriority = Thread.NORM_PRIORITY;
+        relay.published = new Breakers();
         relay.schedule();
         return relay;
     }

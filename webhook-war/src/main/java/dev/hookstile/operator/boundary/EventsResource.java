@@ -66,9 +66,9 @@ public class EventsResource {
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/events").build();
         }
-        List<EventSummary> page = events.list(query);
-        String next = page.size() == query.limit() ? EventQuery.Position.of(page.get(page.size() - 1)).encode() : null;
-        return Response.ok(new Page(page.stream().map(Summary::of).toList(), next)).build();
+        RecordedEvents.Page page = events.page(query);
+        String next = page.next() == null ? null : page.next().encode();
+        return Response.ok(new Page(page.events().stream().map(Summary::of).toList(), next)).build();
     }
 
     @GET

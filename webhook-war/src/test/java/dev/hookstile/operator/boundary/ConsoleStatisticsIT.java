@@ -122,6 +122,14 @@ class ConsoleStatisticsIT extends DeployedHookstile {
     }
 
     @Test
+    void theOverviewShowsHowManyMessagesWaitInTheEmbeddedBrokersQueues() {
+        // Asked by a timer every 10 s; the embedded broker answers through its statistics plugin.
+        JsonObject overview = awaitOverview("it", o -> o.getJsonObject("queue").containsKey("depth"));
+
+        assertTrue(overview.getJsonObject("queue").getJsonNumber("depth").longValue() >= 0, overview.toString());
+    }
+
+    @Test
     void anEventIsFoundByItsIdWithOrWithoutItsSourceAndTheTypeFilterIsAPrefix() {
         String id = "stats-id-" + UUID.randomUUID();
         String type = "stats.prefix." + UUID.randomUUID();
@@ -134,6 +142,55 @@ class ConsoleStatisticsIT extends DeployedHookstile {
         assertEquals(List.of(id), eventIds("api/events?source=it&type=" + type.substring(0, type.length() - 4)));
         assertEquals(List.of(), eventIds("api/events?source=it&type=" + type.substring(0, 13) + "%25"
                 + type.substring(14)), "a % in the type is a character, not a wildcard");
+    }
+
+    @Test
+    void aPageOfAnUnindexedFilterLooksAtTheNewestEventsOnlyAndItsCursorSearchesOlderOnes() {
+        String type = "stats.scan." + UUID.randomUUID();
+        String id = "stats-scan-" + UUID.randomUUID();
+        assertEquals(202, webhooks.send(webhooks.standard("it", id, "{\"type\":\"" + type + "\"}")).statusCode());
+        webhooks.awaitRecorded("it", id, Webhooks.completed(), PROCESSING);
+        // Newer than it: more events than a page may look at (HOOKSTILE_OPERATOR_LIST_SCAN_EVENTS=100 in the POM).
+        String filler = "stats.filler." + UUID.randomUUID();
+        sendQuiet(120, filler);
+        awaitPreview("{\"source\":\"quiet\",\"status\":\"ignored\",\"type\":\"" + filler + "\"}", 120);
+
+        JsonObject first = json(webhooks.send(webhooks.operator("api/events?source=it&type=" + type).GET()).body());
+        assertEquals(0, first.getJsonArray("events").size(), "only the newest 100 events were looked at: " + first);
+        assertTrue(first.containsKey("next"), "and the cursor searches older ones: " + first);
+        List<String> found = List.of();
+        String next = first.getString("next");
+        for (int page = 0; page < 20 && found.isEmpty() && next != null; page++) {
+            JsonObject older = json(webhooks.send(webhooks.operator("api/events?source=it&type=" + type
+                    + "&after=" + next).GET()).body());
+            found = older.getJsonArray("events").getValuesAs(JsonObject.class).stream()
+                    .map(e -> e.getString("eventId")).toList();
+            next = older.containsKey("next") ? older.getString("next") : null;
+        }
+        assertEquals(List.of(id), found);
+        assertEquals(List.of(id), eventIds("api/events?eventId=" + id), "an event id is answered whole");
+    }
+
+    private void sendQuiet(int count, String type) {
+        var sends = new java.util.ArrayList<java.util.concurrent.CompletableFuture<?>>();
+        var http = java.net.http.HttpClient.newHttpClient();
+        for (int i = 0; i < count; i++) {
+            sends.add(http.sendAsync(webhooks.standard("quiet", "stats-quiet-" + UUID.randomUUID(),
+                    "{\"type\":\"" + type + "\"}").build(), HttpResponse.BodyHandlers.discarding()));
+            if (sends.size() == 16) {
+                sends.forEach(java.util.concurrent.CompletableFuture::join);
+                sends.clear();
+            }
+        }
+        sends.forEach(java.util.concurrent.CompletableFuture::join);
+    }
+
+    private void awaitPreview(String filter, long count) {
+        long deadline = System.nanoTime() + PROCESSING.toNanos();
+        while (preview(filter) < count && System.nanoTime() < deadline) {
+            Webhooks.sleep(Duration.ofMillis(200));
+        }
+        assertEquals(count, preview(filter));
     }
 
     @Test
@@ -185,6 +242,32 @@ class ConsoleStatisticsIT extends DeployedHookstile {
         HttpResponse<String> unknown = webhooks.send(webhooks.operator("api/replays/" + UUID.randomUUID()
                 + "/cancel").POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
         assertEquals(404, unknown.statusCode(), unknown.body());
+    }
+
+    @Test
+    void aRunningBulkReplayIsCancelledBeforeItsNextPage() {
+        // 250 events no handler selects (ignored): more than one page (200) of a replay job.
+        String type = "stats.cancel." + UUID.randomUUID();
+        sendQuiet(250, type);
+        String filter = "{\"source\":\"quiet\",\"status\":\"ignored\",\"type\":\"" + type + "\"";
+        awaitPreview(filter + "}", 250);
+
+        HttpResponse<String> started = webhooks.send(webhooks.operator("api/replays")
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(filter + ",\"requestId\":\""
+                        + UUID.randomUUID() + "\"}")));
+        assertEquals(202, started.statusCode(), started.body());
+        String job = json(started.body()).getString("id");
+        HttpResponse<String> cancelled = webhooks.send(webhooks.operator("api/replays/" + job + "/cancel")
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
+
+        assertEquals(200, cancelled.statusCode(), cancelled.body());
+        assertEquals("cancelled", json(cancelled.body()).getString("status"));
+        Webhooks.sleep(Duration.ofSeconds(3));
+        JsonObject after = json(webhooks.send(webhooks.operator("api/replays/" + job).GET()).body());
+        assertEquals("cancelled", after.getString("status"), "not overwritten when the job stops: " + after);
+        assertTrue(after.getInt("matched") <= 200, "stopped after its first page at most: " + after);
+        assertTrue(after.containsKey("finishedAt"), after.toString());
     }
 
     @Test
