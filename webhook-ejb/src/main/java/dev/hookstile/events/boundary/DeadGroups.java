@@ -65,8 +65,8 @@ public class DeadGroups {
             sql.append(" AND received_at < ?");
             parameters.add(Timestamp.from(until));
         }
-        sql.append(" ORDER BY received_at DESC LIMIT ?");
-        parameters.add(SAMPLE + 1);
+        // The bound written in, not bound: a prepared statement's generic plan should not have to guess it.
+        sql.append(" ORDER BY received_at DESC LIMIT ").append(SAMPLE + 1);
         List<Dead> dead = new ArrayList<>();
         try (Connection connection = dataSource.getConnection();
              PreparedStatement query = connection.prepareStatement(sql.toString())) {

@@ -48,7 +48,7 @@ public class RecordedEvents {
      * answered whole.
      */
     public Page page(EventQuery query) {
-        EventQuery.Position floor = scanned(query) ? floor(query.after()) : null;
+        EventQuery.Position floor = scanned(query) ? floor(query) : null;
         List<EventSummary> events = list(query, floor);
         if (events.size() == query.limit()) {
             return new Page(events, EventQuery.Position.of(events.get(events.size() - 1)));
@@ -67,17 +67,32 @@ public class RecordedEvents {
         return unindexed && !operatorStatus;
     }
 
-    /** The position of the {@code scanEvents}-th event after the cursor (the newest first), or null if fewer. */
-    private EventQuery.Position floor(EventQuery.Position after) {
+    /**
+     * The position of the {@code scanEvents}-th event after the query's cursor within its time range (the newest
+     * first), or null if there are fewer: a range in the past is searched from its own end, not from now.
+     */
+    private EventQuery.Position floor(EventQuery query) {
         var jpql = new StringBuilder("SELECT e.receivedAt, e.source, e.eventId FROM ReceivedEvent e WHERE 1 = 1");
-        if (after != null) {
+        if (query.since() != null) {
+            jpql.append(" AND e.receivedAt >= :since");
+        }
+        if (query.until() != null) {
+            jpql.append(" AND e.receivedAt < :until");
+        }
+        if (query.after() != null) {
             jpql.append(AFTER);
         }
         jpql.append(" ORDER BY e.receivedAt DESC, e.source DESC, e.eventId DESC");
         var typed = em.createQuery(jpql.toString(), Object[].class);
-        if (after != null) {
-            typed.setParameter("t", after.receivedAt()).setParameter("s", after.source())
-                    .setParameter("e", after.eventId());
+        if (query.since() != null) {
+            typed.setParameter("since", query.since().atOffset(ZoneOffset.UTC));
+        }
+        if (query.until() != null) {
+            typed.setParameter("until", query.until().atOffset(ZoneOffset.UTC));
+        }
+        if (query.after() != null) {
+            typed.setParameter("t", query.after().receivedAt()).setParameter("s", query.after().source())
+                    .setParameter("e", query.after().eventId());
         }
         List<Object[]> row = typed.setFirstResult(Math.max(0, scanEvents - 1)).setMaxResults(1).getResultList();
         return row.isEmpty() ? null

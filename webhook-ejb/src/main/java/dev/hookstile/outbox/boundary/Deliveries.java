@@ -88,9 +88,14 @@ public class Deliveries {
      * {@code limit}: a bounded walk of the {@code (status, next_attempt_at)} index, never a count of the outbox.
      */
     public long count(String source, String destination, String status, int limit) {
-        try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(OutboxEntry.COUNT)) {
+        if (!OutboxEntry.PENDING.equals(status) && !OutboxEntry.DELIVERED.equals(status)
+                && !OutboxEntry.DEAD.equals(status)) {
+            throw new IllegalArgumentException("no outbox status " + status);
+        }
+        try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(
+                OutboxEntry.COUNT.formatted(status, limit))) {
             statement.setQueryTimeout(5);
-            bind(statement, status, source, destination, limit);
+            bind(statement, source, destination);
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
                 return row.getLong(1);

@@ -86,16 +86,18 @@ public class OverviewResource {
             if (only != null && !only.equals(source.name())) {
                 continue;
             }
-            Map<EventStatus, Long> waiting = counts.bySource(source.name(), EventStatus.RECEIVED,
-                    EventStatus.RETRYING, EventStatus.DEAD);
+            // One statement per source: three bounded counts, the oldest waiting and the newest event.
+            EventCounts.Summary summary = counts.summary(source.name(), EventStatus.RECEIVED, EventStatus.RETRYING,
+                    EventStatus.DEAD);
+            Map<EventStatus, Long> waiting = summary.counts();
             IngestStatistics.SourceTotals sourceTotals = totals.get(source.name());
             views.add(new SourceView(source.name(), source.provider().name(),
                     Outcomes.of(sourceTotals == null ? null : sourceTotals.lastHour()),
                     Outcomes.of(sourceTotals == null ? null : sourceTotals.lastDay()),
                     new Waiting(waiting.get(EventStatus.RECEIVED), waiting.get(EventStatus.RETRYING)),
                     waiting.get(EventStatus.DEAD), EventCounts.COUNT_LIMIT,
-                    counts.oldestWaiting(source.name()).map(Instant::toString).orElse(null),
-                    lastEvent(source.name(), sourceTotals)));
+                    summary.oldestWaiting().map(Instant::toString).orElse(null),
+                    lastEvent(summary.newest().orElse(null), sourceTotals)));
         }
         Series series = statistics.series(only, now);
         var depth = queueDepth.depth();
@@ -108,9 +110,8 @@ public class OverviewResource {
      * The newest of the last event ingest accepted within the day (counted even while it waits in the queue) and the
      * newest event recorded (older ones, or accepted by an instance whose counts are not written yet).
      */
-    private String lastEvent(String source, IngestStatistics.SourceTotals totals) {
+    private static String lastEvent(Instant recorded, IngestStatistics.SourceTotals totals) {
         Instant accepted = totals == null ? null : totals.lastEventAt();
-        Instant recorded = counts.newest(source).orElse(null);
         Instant last = accepted == null ? recorded
                 : recorded == null || accepted.isAfter(recorded) ? accepted : recorded;
         return last == null ? null : last.toString();

@@ -169,6 +169,10 @@ class ConsoleStatisticsIT extends DeployedHookstile {
         }
         assertEquals(List.of(id), found);
         assertEquals(List.of(id), eventIds("api/events?eventId=" + id), "an event id is answered whole");
+        JsonObject received = json(webhooks.send(webhooks.operator("api/events/it/" + id).GET()).body());
+        Instant at = Instant.parse(received.getString("receivedAt"));
+        assertEquals(List.of(id), eventIds("api/events?source=it&type=" + type + "&until=" + at.plusMillis(1)),
+                "a range in the past is searched from its own end");
     }
 
     private void sendQuiet(int count, String type) {
