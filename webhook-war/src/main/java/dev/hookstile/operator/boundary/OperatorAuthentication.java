@@ -16,8 +16,10 @@ import java.nio.charset.StandardCharsets;
 /**
  * Admits a request to the operator API, {@code /api} and everything below it, for every method, only as
  * {@link OperatorGate} decides: from an allowed address, not while the client waits out its failures ({@code 429}),
- * and with {@code Authorization: Bearer <admin token>} ({@code 401} with a {@code WWW-Authenticate: Bearer}
- * challenge, RFC 6750, otherwise). All before any resource is resolved: an unknown path is {@code 401} without the
+ * and with {@code Authorization: Bearer <admin token>} or a console session's cookie ({@code 401} with a
+ * {@code WWW-Authenticate: Bearer} challenge, RFC 6750, otherwise; with the cookie, a state-changing method also needs
+ * the anti-forgery token). {@code POST} and {@code GET /api/session}, the console's sign-in, pass on to
+ * {@link SessionResource}, which asks the gate with the token from the body. All before any resource is resolved: an unknown path is {@code 401} without the
  * token and {@code 404} with it. Senders are not authenticated here: a webhook proves itself by its signature.
  *
  * <p>This is the first door, not the only one: a path the container maps elsewhere but JAX-RS routes to an operator
@@ -41,8 +43,13 @@ public class OperatorAuthentication extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        OperatorGate.Refusal refusal = gate.check(request.getRemoteAddr(), request.getHeader("Authorization"),
-                request.getMethod(), request.getRequestURI());
+        if (OperatorGate.opensWithoutCredentials(request.getMethod(), pathBelowContext(request))) {
+            // Signing in, or asking whether one is: SessionResource asks the gate itself (allowlist, throttle, the
+            // token from the body). Not marked admitted: nothing else is reached this way.
+            chain.doFilter(request, response);
+            return;
+        }
+        OperatorGate.Refusal refusal = gate.check(SessionCookie.presented(request, request.getMethod()));
         if (refusal == null) {
             request.setAttribute(ADMITTED, Boolean.TRUE);
             chain.doFilter(request, response);
@@ -60,5 +67,11 @@ public class OperatorAuthentication extends HttpFilter {
         // No instance: the path is the client's, and a refusal need not repeat it.
         response.getWriter().write(Problems.json(refusal.status(), refusal.slug(), refusal.title(),
                 refusal.detail(), null));
+    }
+
+    /** The decoded path as the container routes it, without the context path. */
+    static String pathBelowContext(HttpServletRequest request) {
+        String info = request.getPathInfo();
+        return request.getServletPath() + (info == null ? "" : info);
     }
 }

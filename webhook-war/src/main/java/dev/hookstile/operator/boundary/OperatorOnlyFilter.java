@@ -15,7 +15,7 @@ import jakarta.ws.rs.ext.Provider;
 import java.util.function.Function;
 
 /**
- * The operator token, enforced where the request is routed: JAX-RS matches the path its own way (decoded, with
+ * The operator token (or a console session, with its anti-forgery token), enforced where the request is routed: JAX-RS matches the path its own way (decoded, with
  * {@code ;} parameters dropped), so a path the servlet container does not map to {@code /api/*} can still reach an
  * operator resource. Every such resource is {@link OperatorOnly}; this filter runs on it, after matching, and asks
  * {@link OperatorGate} unless {@link OperatorAuthentication} already admitted the same request.
@@ -39,8 +39,7 @@ public class OperatorOnlyFilter implements ContainerRequestFilter {
         if (Boolean.TRUE.equals(servletRequest.getAttribute(OperatorAuthentication.ADMITTED))) {
             return;
         }
-        OperatorGate.Refusal refusal = gate.check(servletRequest.getRemoteAddr(),
-                request.getHeaderString("Authorization"), request.getMethod(), servletRequest.getRequestURI());
+        OperatorGate.Refusal refusal = gate.check(SessionCookie.presented(servletRequest, request.getMethod()));
         if (refusal != null) {
             request.abortWith(answers.apply(refusal));
         }

@@ -13,17 +13,22 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Logger;
 
 /**
  * Who may use the operator API, decided in one place for both doors to it (the servlet filter on {@code /api/*} and
- * the JAX-RS filter on every operator resource): the client's address must be in
+ * the JAX-RS filter on every operator resource) and for the console's sign-in: the client's address must be in
  * {@code hookstile.admin.allowed-addresses} ({@code 403}), a client that failed too often must wait ({@code 429}
  * with {@code Retry-After}, the token not even looked at), and the request must carry the admin token as a bearer
- * token ({@code 401}). Every refusal is counted ({@code hookstile_operator_auth_failures_total{reason}}) and logged
- * at WARNING, rate-limited per client, never with the presented token.
+ * token or the cookie of a live console session ({@code 401}). With the cookie, a state-changing method must also
+ * carry the session's anti-forgery token in {@code X-CSRF-Token}, and an {@code Origin} header, when sent, must name
+ * this server ({@code 403 csrf-token-invalid}): the browser attaches the cookie by itself, so the cookie alone
+ * proves nothing about who wrote the request. Every refusal is counted
+ * ({@code hookstile_operator_auth_failures_total{reason}}) and logged at WARNING, rate-limited per client, never with
+ * the presented token or session id.
  */
 @ApplicationScoped
 public class OperatorGate {
@@ -32,13 +37,18 @@ public class OperatorGate {
     public static final String ALLOWED_ADDRESSES_VARIABLE = "HOOKSTILE_ADMIN_ALLOWED_ADDRESSES";
     public static final String CHALLENGE = "Bearer realm=\"hookstile\"";
     private static final String SCHEME = "Bearer ";
+    /** The one operator path that answers without credentials (POST and GET): signing in, and asking whether one is. */
+    public static final String SESSION_PATH = "/api/session";
+    /** A request may bring several cookies of the name (one planted by a sibling domain); more are not looked at. */
+    private static final int MAX_SESSION_COOKIES = 4;
     private static final int MAX_LOGGED_PATH = 200;
     private static final Logger LOG = Logger.getLogger(OperatorGate.class.getName());
 
     /** Why a request was refused: the metric's tag, from this fixed set only. */
     public enum Reason {
         MISSING_TOKEN("missing-token"), WRONG_SCHEME("wrong-scheme"), INVALID_TOKEN("invalid-token"),
-        THROTTLED("throttled"), ADDRESS_NOT_ALLOWED("address-not-allowed");
+        THROTTLED("throttled"), ADDRESS_NOT_ALLOWED("address-not-allowed"), INVALID_SESSION("invalid-session"),
+        CSRF_TOKEN_INVALID("csrf-token-invalid"), FOREIGN_ORIGIN("foreign-origin");
 
         private final String tag;
 
@@ -65,6 +75,9 @@ public class OperatorGate {
     @Inject
     MetricRegistry registry;
 
+    @Inject
+    ConsoleSessions sessions;
+
     private final FailedAttempts attempts;
     private final Map<Reason, Counter> failures = new EnumMap<>(Reason.class);
     private AddressAllowlist allowlist;
@@ -73,10 +86,25 @@ public class OperatorGate {
         attempts = new FailedAttempts();
     }
 
+    /**
+     * What a request presents to the gate, read from it by either door. {@code sessionIds}: the values of every
+     * session cookie; {@code host} and {@code forwardedHost}: the {@code Host} and {@code X-Forwarded-Host} headers,
+     * what the {@code Origin} of a same-origin request must name.
+     */
+    public record Request(String address, String method, String path, String authorization, List<String> sessionIds,
+                          String csrfToken, String origin, String host, String forwardedHost) {
+
+        /** A request with a bearer token (or none) and no cookie. */
+        public static Request bearer(String address, String authorization, String method, String path) {
+            return new Request(address, method, path, authorization, List.of(), null, null, null, null);
+        }
+    }
+
     /** For unit tests: the gate without a container. */
     OperatorGate(AdminToken adminToken, AddressAllowlist allowlist, FailedAttempts attempts,
-                 Map<Reason, Counter> failures) {
+                 Map<Reason, Counter> failures, ConsoleSessions sessions) {
         this.adminToken = adminToken;
+        this.sessions = sessions;
         this.allowlist = allowlist;
         this.attempts = attempts;
         this.failures.putAll(failures);
@@ -106,24 +134,32 @@ public class OperatorGate {
         }
     }
 
-    /** {@code null} when the request may proceed, else the answer to give. */
+    /** {@code null} when a request with only a bearer token (or none) may proceed, else the answer to give. */
     public Refusal check(String address, String authorization, String method, String path) {
-        if (!allowlist.allows(address)) {
-            return refuse(Reason.ADDRESS_NOT_ALLOWED, attempts.refused(address), address, method, path, 403,
-                    "forbidden", "Forbidden", "the operator API does not answer this address ("
-                            + ALLOWED_ADDRESSES_VARIABLE + ")", null);
+        return check(Request.bearer(address, authorization, method, path));
+    }
+
+    /** {@code null} when the request may proceed, else the answer to give. */
+    public Refusal check(Request request) {
+        String address = request.address();
+        String method = request.method();
+        String path = request.path();
+        Refusal unreachable = reach(address, method, path);
+        if (unreachable != null) {
+            return unreachable;
         }
-        FailedAttempts.Verdict waiting = attempts.beforeCheck(address);
-        if (waiting.delayed()) {
-            return refuse(Reason.THROTTLED, waiting, address, method, path, 429, "too-many-failures",
-                    "Too many requests", "too many failed attempts from this address: wait "
-                            + waiting.retryAfterSeconds() + " s (Retry-After) before the next one", null);
+        String authorization = request.authorization();
+        // A bearer token, when sent, decides alone: a browser never adds one by itself, so it needs no anti-forgery
+        // token, and a wrong one is a guess whatever cookie comes with it.
+        if ((authorization == null || authorization.isBlank()) && !request.sessionIds().isEmpty()) {
+            return checkSession(request);
         }
         if (authorization == null || authorization.isBlank()) {
             return refuse(Reason.MISSING_TOKEN, attempts.failed(address), address, method, path, 401,
                     "unauthorized", "Unauthorized", "this is the operator API: send the admin token as "
                             + "'Authorization: Bearer <token>' (" + AdminToken.ENVIRONMENT_VARIABLE
-                            + ", or the token in <data dir>/" + AdminToken.FILE_NAME + ")", CHALLENGE);
+                            + ", or the token in <data dir>/" + AdminToken.FILE_NAME + "), or sign in to the "
+                            + "console (POST " + SESSION_PATH + ")", CHALLENGE);
         }
         if (!authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
             return refuse(Reason.WRONG_SCHEME, attempts.failed(address), address, method, path, 401,
@@ -140,11 +176,136 @@ public class OperatorGate {
         return null;
     }
 
+    /**
+     * Whether the client may reach the operator API at all, credentials aside: its address is allowed and it is not
+     * waiting out its failures. {@code null} when it may. The sign-in path asks only this before it reads the token.
+     */
+    public Refusal reach(String address, String method, String path) {
+        if (!allowlist.allows(address)) {
+            return refuse(Reason.ADDRESS_NOT_ALLOWED, attempts.refused(address), address, method, path, 403,
+                    "forbidden", "Forbidden", "the operator API does not answer this address ("
+                            + ALLOWED_ADDRESSES_VARIABLE + ")", null);
+        }
+        FailedAttempts.Verdict waiting = attempts.beforeCheck(address);
+        if (waiting.delayed()) {
+            return refuse(Reason.THROTTLED, waiting, address, method, path, 429, "too-many-failures",
+                    "Too many requests", "too many failed attempts from this address: wait "
+                            + waiting.retryAfterSeconds() + " s (Retry-After) before the next one", null);
+        }
+        return null;
+    }
+
+    /**
+     * Signing in to the console ({@code POST /api/session}): the admin token from the body, allowed, throttled and
+     * counted exactly like a bearer token. {@code null} when it is the admin token: open the session.
+     */
+    public Refusal signIn(String address, String token, String method, String path) {
+        Refusal unreachable = reach(address, method, path);
+        if (unreachable != null) {
+            return unreachable;
+        }
+        if (token == null || token.isBlank()) {
+            return refuse(Reason.MISSING_TOKEN, attempts.failed(address), address, method, path, 401,
+                    "unauthorized", "Unauthorized", "send the admin token as {\"token\":\"<token>\"} ("
+                            + AdminToken.ENVIRONMENT_VARIABLE + ", or the token in <data dir>/"
+                            + AdminToken.FILE_NAME + ")", CHALLENGE);
+        }
+        if (!adminToken.matches(token.trim())) {
+            return refuse(Reason.INVALID_TOKEN, attempts.failed(address), address, method, path, 401,
+                    "unauthorized", "Unauthorized", "the admin token is wrong: it is " + AdminToken.ENVIRONMENT_VARIABLE
+                            + ", or the token in <data dir>/" + AdminToken.FILE_NAME,
+                    CHALLENGE + ", error=\"invalid_token\"");
+        }
+        attempts.succeeded(address);
+        return null;
+    }
+
+    /** Whether the method and path (decoded, below the context) are the sign-in's, open without credentials. */
+    public static boolean opensWithoutCredentials(String method, String path) {
+        return SESSION_PATH.equals(path) && ("POST".equals(method) || "GET".equals(method));
+    }
+
+    private Refusal checkSession(Request request) {
+        String address = request.address();
+        String method = request.method();
+        String path = request.path();
+        String id = null;
+        ConsoleSessions.Session session = null;
+        for (String candidate : request.sessionIds().subList(0,
+                Math.min(request.sessionIds().size(), MAX_SESSION_COOKIES))) {
+            session = sessions.find(candidate);
+            if (session != null) {
+                id = candidate;
+                break;
+            }
+        }
+        // Not a failed attempt: a session id is 256 random bits, never guessed; the usual cause is a session that
+        // expired under an open page, which must not make its operator wait at the next sign-in.
+        if (session == null) {
+            return refuse(Reason.INVALID_SESSION, attempts.refused(address), address, method, path, 401,
+                    "unauthorized", "Unauthorized", "the console session has ended (signed out, idle too long, "
+                            + "or another server instance): sign in again (POST " + SESSION_PATH + "), or send "
+                            + "'Authorization: Bearer <token>'", CHALLENGE);
+        }
+        if (request.origin() != null && !sameOrigin(request.origin(), request.host(), request.forwardedHost())) {
+            return refuse(Reason.FOREIGN_ORIGIN, attempts.refused(address), address, method, path, 403,
+                    "csrf-token-invalid", "Forbidden", "the request comes from another site's page (Origin): "
+                            + "the console session opens nothing there", null);
+        }
+        if (!safe(method) && !session.csrfMatches(request.csrfToken())) {
+            return refuse(Reason.CSRF_TOKEN_INVALID, attempts.refused(address), address, method, path, 403,
+                    "csrf-token-invalid", "Forbidden", "with the console session's cookie, a " + clean(method, 16)
+                            + " needs the session's anti-forgery token in X-CSRF-Token (GET " + SESSION_PATH
+                            + " gives it)", null);
+        }
+        sessions.use(id);
+        attempts.succeeded(address);
+        return null;
+    }
+
+    static boolean safe(String method) {
+        return "GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method);
+    }
+
+    /**
+     * Whether {@code origin} ({@code scheme://host[:port]}) names the host the request was sent to ({@code Host},
+     * or {@code X-Forwarded-Host} from a proxy; a cross-site page can set neither). The scheme is not compared: a
+     * proxy ending TLS turns https into http, and a page on the same host under the other scheme is the same site.
+     */
+    static boolean sameOrigin(String origin, String host, String forwardedHost) {
+        int colon = origin.indexOf("://");
+        if (colon <= 0) {
+            return false; // "null" (sandboxed frames, some redirects) and anything else malformed
+        }
+        String authority = authority(origin.substring(colon + 3));
+        if (authority.isEmpty() || authority.contains("/")) {
+            return false;
+        }
+        return authority.equals(authority(host)) || (forwardedHost != null
+                && authority.equals(authority(forwardedHost.split(",", 2)[0])));
+    }
+
+    /** Host and port in lower case, without a default port (80, 443). */
+    private static String authority(String value) {
+        if (value == null) {
+            return "";
+        }
+        String authority = value.trim().toLowerCase(java.util.Locale.ROOT);
+        if (authority.endsWith(":80")) {
+            return authority.substring(0, authority.length() - 3);
+        }
+        if (authority.endsWith(":443")) {
+            return authority.substring(0, authority.length() - 4);
+        }
+        return authority;
+    }
+
     private Refusal refuse(Reason reason, FailedAttempts.Verdict verdict, String address, String method, String path,
                            int status, String slug, String title, String detail, String challenge) {
         failures.get(reason).inc();
         if (verdict.log()) {
-            // What was wrong and where, never what was sent: the presented value may be a real secret mistyped.
+            // What was wrong and where, never what was sent: the presented value may be a real secret mistyped, or a
+            // live session id.
             LOG.warning("Refused an operator API request (" + reason.tag() + ") from " + clean(address, 64) + ": "
                     + clean(method, 16) + " " + clean(path, MAX_LOGGED_PATH)
                     + (verdict.delayed() ? "; it must wait " + verdict.retryAfterSeconds() + " s" : "")

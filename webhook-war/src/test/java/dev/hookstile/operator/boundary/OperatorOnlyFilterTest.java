@@ -63,8 +63,9 @@ class OperatorOnlyFilterTest {
         };
         filter.gate = new OperatorGate() {
             @Override
-            public Refusal check(String address, String authorization, String method, String path) {
-                asked.set(address + " " + authorization + " " + method + " " + path);
+            public Refusal check(Request request) {
+                asked.set(request.address() + " " + request.authorization() + " " + request.method() + " "
+                        + request.path());
                 return answer;
             }
         };
@@ -73,15 +74,19 @@ class OperatorOnlyFilterTest {
                     case "getAttribute" -> attributes.get((String) args[0]);
                     case "getRemoteAddr" -> "203.0.113.5";
                     case "getRequestURI" -> "/hookstile/webhooks/..%2Fapi/events";
+                    case "getHeader" -> "Authorization".equals(args[0]) ? authorization : null;
+                    case "getCookies" -> null;
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
         return filter;
     }
 
+    private String authorization;
+
     private ContainerRequestContext request(String authorization) {
+        this.authorization = authorization;
         return (ContainerRequestContext) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {ContainerRequestContext.class}, (proxy, method, args) -> switch (method.getName()) {
-                    case "getHeaderString" -> "Authorization".equals(args[0]) ? authorization : null;
                     case "getMethod" -> "GET";
                     case "abortWith" -> null;
                     default -> throw new UnsupportedOperationException(method.getName());

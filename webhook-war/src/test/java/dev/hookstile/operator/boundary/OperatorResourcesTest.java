@@ -1,6 +1,8 @@
 package dev.hookstile.operator.boundary;
 
+import dev.hookstile.operator.control.OperatorGate;
 import jakarta.annotation.Priority;
+import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.NameBinding;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Priorities;
@@ -8,6 +10,7 @@ import jakarta.ws.rs.ext.Provider;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.util.List;
@@ -19,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every operator resource is guarded inside JAX-RS, not only by the servlet filter on {@code /api/*}: a resource
- * added later without {@link OperatorOnly} fails here.
+ * added later without {@link OperatorOnly} fails here. The one exception is the console's sign-in, whose
+ * {@code POST} and {@code GET} ask the gate themselves.
  */
 class OperatorResourcesTest {
 
@@ -29,9 +33,31 @@ class OperatorResourcesTest {
 
         assertFalse(resources.isEmpty());
         for (Class<?> resource : resources) {
-            assertTrue(resource.isAnnotationPresent(OperatorOnly.class), resource + " lacks @OperatorOnly");
             assertTrue(resource.getAnnotation(Path.class).value().startsWith("api/"), resource.getName());
+            if (resource == SessionResource.class) {
+                continue;
+            }
+            assertTrue(resource.isAnnotationPresent(OperatorOnly.class), resource + " lacks @OperatorOnly");
         }
+    }
+
+    @Test
+    void theSignInAnswersWithoutCredentialsOnlyToPostAndGetAndSignOutIsOperatorOnly() {
+        assertEquals("api/session", SessionResource.class.getAnnotation(Path.class).value());
+        assertEquals("/" + SessionResource.class.getAnnotation(Path.class).value(), OperatorGate.SESSION_PATH);
+        List<String> open = new java.util.ArrayList<>();
+        for (Method method : SessionResource.class.getDeclaredMethods()) {
+            String verb = Stream.of(method.getAnnotations()).map(a -> a.annotationType().getAnnotation(HttpMethod.class))
+                    .filter(java.util.Objects::nonNull).map(HttpMethod::value).findFirst().orElse(null);
+            if (verb == null) {
+                continue;
+            }
+            assertFalse(method.isAnnotationPresent(Path.class), "no sub-resource: the servlet filter opens one path");
+            if (!method.isAnnotationPresent(OperatorOnly.class)) {
+                open.add(verb);
+            }
+        }
+        assertEquals(List.of("GET", "POST"), open.stream().sorted().toList());
     }
 
     @Test

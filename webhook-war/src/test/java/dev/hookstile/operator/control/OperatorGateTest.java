@@ -29,6 +29,7 @@ class OperatorGateTest {
     private static final Logger LOG = Logger.getLogger(OperatorGate.class.getName());
 
     private long now = 5_000_000_000L;
+    private final ConsoleSessions sessions = new ConsoleSessions(() -> now, TimeUnit.MINUTES.toNanos(30), 10);
     private final Map<OperatorGate.Reason, AtomicLong> counts = new EnumMap<>(OperatorGate.Reason.class);
     private final List<LogRecord> logged = new ArrayList<>();
     private final Handler capture = new Handler() {
@@ -134,6 +135,191 @@ class OperatorGateTest {
         assertEquals("abc...", OperatorGate.clean("abcdef", 3));
     }
 
+    @Test
+    void aLiveSessionCookieAdmitsASafeMethodWithoutAnyToken() {
+        OperatorGate gate = gate("");
+        ConsoleSessions.Opened opened = sessions.open();
+
+        assertNull(gate.check(cookie(opened.id(), "GET", null, null)));
+        assertNull(gate.check(cookie(opened.id(), "HEAD", null, null)));
+        assertNull(gate.check(cookie(opened.id(), "OPTIONS", null, null)));
+    }
+
+    @Test
+    void withTheCookieAStateChangingMethodNeedsThatSessionsAntiForgeryToken() {
+        OperatorGate gate = gate("");
+        ConsoleSessions.Opened opened = sessions.open();
+        ConsoleSessions.Opened other = sessions.open();
+
+        for (String csrf : new String[] {null, "", "wrong", other.session().csrfToken()}) {
+            for (String method : new String[] {"POST", "PUT", "PATCH", "DELETE"}) {
+                OperatorGate.Refusal refusal = gate.check(cookie(opened.id(), method, csrf, null));
+                assertEquals(403, refusal.status(), method + " " + csrf);
+                assertEquals("csrf-token-invalid", refusal.slug());
+                assertEquals(OperatorGate.Reason.CSRF_TOKEN_INVALID, refusal.reason());
+            }
+        }
+        assertNull(gate.check(cookie(opened.id(), "POST", opened.session().csrfToken(), null)));
+        assertEquals(16, counts.get(OperatorGate.Reason.CSRF_TOKEN_INVALID).get());
+        assertNull(gate.check(cookie(opened.id(), "POST", opened.session().csrfToken(), null)),
+                "not a guess at the admin token: no wait imposed");
+    }
+
+    @Test
+    void aCookieRequestFromAnotherSitesPageIsRefusedEvenWithTheAntiForgeryToken() {
+        OperatorGate gate = gate("");
+        ConsoleSessions.Opened opened = sessions.open();
+        String csrf = opened.session().csrfToken();
+
+        for (String origin : new String[] {"https://evil.example", "http://hookstile.example:8081", "null",
+                "http://hookstile.example.evil.example:8080", "hookstile.example:8080"}) {
+            OperatorGate.Refusal refusal = gate.check(cookie(opened.id(), "POST", csrf, origin));
+            assertEquals(403, refusal.status(), origin);
+            assertEquals("csrf-token-invalid", refusal.slug());
+            assertEquals(OperatorGate.Reason.FOREIGN_ORIGIN, refusal.reason());
+        }
+        assertEquals(403, gate.check(cookie(opened.id(), "GET", null, "https://evil.example")).status());
+        assertNull(gate.check(cookie(opened.id(), "POST", csrf, "http://HookStile.example:8080")));
+        assertNull(gate.check(cookie(opened.id(), "POST", csrf, null)), "no Origin: the token decides");
+    }
+
+    @Test
+    void theOriginMayNameTheHostAProxyWasAskedForWithOrWithoutItsDefaultPort() {
+        assertTrue(OperatorGate.sameOrigin("https://ops.example", "ops.example:443", null));
+        assertTrue(OperatorGate.sameOrigin("https://ops.example:443", "ops.example", null));
+        assertTrue(OperatorGate.sameOrigin("https://ops.example", "127.0.0.1:8080", "ops.example, proxy.internal"));
+        assertTrue(OperatorGate.sameOrigin("http://[::1]:8080", "[::1]:8080", null));
+        assertFalse(OperatorGate.sameOrigin("https://ops.example", null, null));
+        assertFalse(OperatorGate.sameOrigin("https://ops.example/", "ops.example", null));
+    }
+
+    @Test
+    void anEndedOrUnknownSessionIs401AndCountedButImposesNoWait() {
+        OperatorGate gate = gate("");
+        ConsoleSessions.Opened opened = sessions.open();
+        sessions.end(opened.id());
+
+        for (int i = 0; i < 15; i++) {
+            OperatorGate.Refusal refusal = gate.check(cookie(opened.id(), "GET", null, null));
+            assertEquals(401, refusal.status());
+            assertEquals(OperatorGate.CHALLENGE, refusal.challenge());
+        }
+        assertEquals(15, counts.get(OperatorGate.Reason.INVALID_SESSION).get());
+        assertEquals(1, logged.size(), "one line a minute per address");
+        assertNull(gate.check("203.0.113.5", "Bearer " + TOKEN, "GET", "/api/sources"),
+                "an expired console must not lock its operator out");
+    }
+
+    @Test
+    void aSessionIdleTooLongOpensNothing() {
+        OperatorGate gate = gate("");
+        ConsoleSessions.Opened opened = sessions.open();
+
+        now += TimeUnit.MINUTES.toNanos(30);
+
+        assertEquals(401, gate.check(cookie(opened.id(), "GET", null, null)).status());
+    }
+
+    @Test
+    void aCookiePlantedBesideTheRealOneDoesNotLockTheOperatorOut() {
+        OperatorGate gate = gate("");
+        ConsoleSessions.Opened opened = sessions.open();
+
+        assertNull(gate.check(new OperatorGate.Request("203.0.113.5", "POST", "/api/replays", null,
+                List.of("planted", opened.id()), opened.session().csrfToken(), null, "hookstile.example:8080", null)));
+    }
+
+    @Test
+    void aBearerTokenDecidesAloneWhateverCookieComesWithIt() {
+        OperatorGate gate = gate("");
+        ConsoleSessions.Opened opened = sessions.open();
+
+        OperatorGate.Refusal wrong = gate.check(new OperatorGate.Request("203.0.113.5", "GET", "/api/sources",
+                "Bearer wrong", List.of(opened.id()), null, null, "hookstile.example:8080", null));
+        OperatorGate.Refusal right = gate.check(new OperatorGate.Request("203.0.113.5", "POST", "/api/replays",
+                "Bearer " + TOKEN, List.of("ended"), null, "https://evil.example", "hookstile.example:8080", null));
+
+        assertEquals(401, wrong.status());
+        assertEquals(OperatorGate.Reason.INVALID_TOKEN, wrong.reason());
+        assertNull(right, "a browser never adds a bearer token by itself: no anti-forgery token needed");
+    }
+
+    @Test
+    void theAllowlistAndTheWaitApplyToSessionsToo() {
+        OperatorGate gate = gate("10.0.0.0/8");
+        ConsoleSessions.Opened opened = sessions.open();
+
+        assertEquals(403, gate.check(cookie(opened.id(), "GET", null, null)).status());
+        OperatorGate.Refusal signIn = gate.signIn("203.0.113.5", TOKEN, "POST", OperatorGate.SESSION_PATH);
+        assertEquals(403, signIn.status());
+        assertEquals(403, gate.reach("203.0.113.5", "GET", OperatorGate.SESSION_PATH).status());
+        assertNull(gate.signIn("10.0.0.1", TOKEN, "POST", OperatorGate.SESSION_PATH));
+    }
+
+    @Test
+    void aWrongSignInTokenIsCountedAndThrottledLikeAWrongBearerToken() {
+        OperatorGate gate = gate("");
+        String wrong = "a-mistyped-but-real-secret-0123456789abcdef";
+
+        OperatorGate.Refusal refusal = gate.signIn("203.0.113.5", wrong, "POST", OperatorGate.SESSION_PATH);
+        assertEquals(401, refusal.status());
+        assertEquals("unauthorized", refusal.slug());
+        assertTrue(refusal.detail().contains("admin token is wrong"), refusal.detail());
+        assertFalse(refusal.detail().contains(wrong));
+        assertFalse(logged.get(0).getMessage().contains(wrong), logged.get(0).getMessage());
+        assertEquals(OperatorGate.Reason.MISSING_TOKEN,
+                gate.signIn("203.0.113.5", null, "POST", OperatorGate.SESSION_PATH).reason());
+        for (int i = 0; i < 9; i++) {
+            gate.signIn("203.0.113.5", wrong, "POST", OperatorGate.SESSION_PATH);
+        }
+        assertEquals(10, counts.get(OperatorGate.Reason.INVALID_TOKEN).get());
+        assertEquals(1, counts.get(OperatorGate.Reason.MISSING_TOKEN).get());
+
+        OperatorGate.Refusal waiting = gate.signIn("203.0.113.5", TOKEN, "POST", OperatorGate.SESSION_PATH);
+        assertEquals(429, waiting.status());
+        assertEquals(429, gate.reach("203.0.113.5", "GET", OperatorGate.SESSION_PATH).status());
+        assertEquals(429, gate.check(cookie(sessions.open().id(), "GET", null, null)).status(),
+                "while it waits, even a live session");
+        now += TimeUnit.SECONDS.toNanos(1);
+        assertNull(gate.signIn("203.0.113.5", TOKEN, "POST", OperatorGate.SESSION_PATH));
+    }
+
+    @Test
+    void onlyPostAndGetOfTheSessionPathOpenWithoutCredentials() {
+        assertTrue(OperatorGate.opensWithoutCredentials("POST", "/api/session"));
+        assertTrue(OperatorGate.opensWithoutCredentials("GET", "/api/session"));
+        assertFalse(OperatorGate.opensWithoutCredentials("DELETE", "/api/session"));
+        assertFalse(OperatorGate.opensWithoutCredentials("HEAD", "/api/session"));
+        assertFalse(OperatorGate.opensWithoutCredentials("POST", "/api/session/"));
+        assertFalse(OperatorGate.opensWithoutCredentials("POST", "/api/sessions"));
+        assertFalse(OperatorGate.opensWithoutCredentials("GET", "/api/session/x"));
+        assertFalse(OperatorGate.opensWithoutCredentials("GET", "/api/events"));
+    }
+
+    @Test
+    void neitherTheSessionIdNorTheAntiForgeryTokenIsLogged() {
+        OperatorGate gate = gate("");
+        ConsoleSessions.Opened opened = sessions.open();
+        String otherCsrf = sessions.open().session().csrfToken();
+
+        gate.check(cookie(opened.id(), "POST", otherCsrf, null));
+        now += TimeUnit.MINUTES.toNanos(2);
+        gate.check(cookie(opened.id(), "POST", null, "https://evil.example"));
+        now += TimeUnit.MINUTES.toNanos(31);
+        gate.check(cookie(opened.id(), "GET", null, null));
+
+        assertEquals(3, logged.size());
+        for (LogRecord record : logged) {
+            assertFalse(record.getMessage().contains(opened.id()), record.getMessage());
+            assertFalse(record.getMessage().contains(otherCsrf), record.getMessage());
+        }
+    }
+
+    private static OperatorGate.Request cookie(String id, String method, String csrf, String origin) {
+        return new OperatorGate.Request("203.0.113.5", method, "/api/events", null, List.of(id), csrf, origin,
+                "hookstile.example:8080", null);
+    }
+
     private OperatorGate gate(String allowed) {
         Map<OperatorGate.Reason, Counter> counters = new EnumMap<>(OperatorGate.Reason.class);
         for (OperatorGate.Reason reason : OperatorGate.Reason.values()) {
@@ -163,6 +349,6 @@ class OperatorGateTest {
             }
         };
         return new OperatorGate(token, AddressAllowlist.parse(Optional.of(allowed)),
-                new FailedAttempts(() -> now, 100), counters);
+                new FailedAttempts(() -> now, 100), counters, sessions);
     }
 }

@@ -1,0 +1,63 @@
+package dev.hookstile.operator.boundary;
+
+import dev.hookstile.operator.control.OperatorGate;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The console session's cookie, {@code hookstile_session}, and what a request presents to {@link OperatorGate}: both
+ * doors read a request here, so they cannot disagree on it.
+ *
+ * <p>{@code HttpOnly}: the page's script never sees the id (an injected script cannot carry it away).
+ * {@code SameSite=Strict}: a browser sends it only with requests a page of this site starts. No {@code Max-Age}: it
+ * dies with the browser session; the server ends it earlier (idle, 12 h, sign-out). {@code Secure} whenever the
+ * request came over TLS, also through a proxy that says so ({@code X-Forwarded-Proto: https}).
+ */
+final class SessionCookie {
+
+    static final String NAME = "hookstile_session";
+    static final String CSRF_HEADER = "X-CSRF-Token";
+
+    private SessionCookie() {
+    }
+
+    /** Everything the gate looks at, from the servlet request; {@code method} as the door sees it. */
+    static OperatorGate.Request presented(HttpServletRequest request, String method) {
+        return new OperatorGate.Request(request.getRemoteAddr(), method, request.getRequestURI(),
+                request.getHeader("Authorization"), values(request), request.getHeader(CSRF_HEADER),
+                request.getHeader("Origin"), request.getHeader("Host"), request.getHeader("X-Forwarded-Host"));
+    }
+
+    /** The value of every cookie of the name, in the order sent. */
+    static List<String> values(HttpServletRequest request) {
+        Cookie[] cookies = request.getCookies();
+        if (cookies == null) {
+            return List.of();
+        }
+        List<String> values = new ArrayList<>(1);
+        for (Cookie cookie : cookies) {
+            if (NAME.equals(cookie.getName()) && cookie.getValue() != null && !cookie.getValue().isEmpty()) {
+                values.add(cookie.getValue());
+            }
+        }
+        return values;
+    }
+
+    /** {@code Set-Cookie} for a new session. The id is base64url: nothing in it needs quoting. */
+    static String open(String id, HttpServletRequest request) {
+        return NAME + "=" + id + "; Path=/; HttpOnly; SameSite=Strict" + (secure(request) ? "; Secure" : "");
+    }
+
+    /** {@code Set-Cookie} that makes the browser drop the cookie. */
+    static String clear(HttpServletRequest request) {
+        return NAME + "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict" + (secure(request) ? "; Secure" : "");
+    }
+
+    static boolean secure(HttpServletRequest request) {
+        String proto = request.getHeader("X-Forwarded-Proto");
+        return request.isSecure() || (proto != null && "https".equalsIgnoreCase(proto.split(",", 2)[0].trim()));
+    }
+}
