@@ -135,7 +135,8 @@ public final class Browser implements AutoCloseable {
         }
         driver.switchTo().window(handles.get(0));
         driver.get("about:blank");
-        driver.manage().deleteAllCookies();
+        // WebDriver deletes only the current page's cookies, and about:blank has none: ask Chromium for all.
+        driver.executeCdpCommand("Network.clearBrowserCookies", java.util.Map.of());
         problems.clear();
         expectedStatuses.clear();
     }
@@ -284,6 +285,11 @@ public final class Browser implements AutoCloseable {
 
     // ---- acting ----
 
+    /** The current value of the field labelled so (a select's chosen value). */
+    public String valueOf(String label) {
+        return field(label).getDomProperty("value");
+    }
+
     public Browser type(String label, String text) {
         WebElement field = field(label);
         field.clear();
@@ -293,10 +299,13 @@ public final class Browser implements AutoCloseable {
 
     /** Picks an option of the select labelled so, by its visible text or its value. */
     public Browser choose(String label, String option) {
-        WebElement select = field(label);
-        var choice = new org.openqa.selenium.support.ui.Select(select);
-        boolean byText = choice.getOptions().stream().anyMatch(o -> option.equals(o.getText().trim()));
-        if (byText) {
+        // The options may come from the API (the configured sources): wait for this one to be offered.
+        var choice = await("the option " + quote(option) + " in " + quote(label), d -> {
+            var select = new org.openqa.selenium.support.ui.Select(field(label));
+            return select.getOptions().stream().anyMatch(o -> option.equals(o.getText().trim())
+                    || option.equals(o.getAttribute("value"))) ? select : null;
+        });
+        if (choice.getOptions().stream().anyMatch(o -> option.equals(o.getText().trim()))) {
             choice.selectByVisibleText(option);
         } else {
             choice.selectByValue(option);

@@ -1,33 +1,55 @@
 package dev.hookstile.console.boundary;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.hookstile.it.Browser;
 import dev.hookstile.it.DeployedHookstile;
+import dev.hookstile.it.Webhooks;
+import jakarta.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
+import org.openqa.selenium.WebElement;
 
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
+import static dev.hookstile.it.Webhooks.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The operator console in Chromium, on the real server, as an operator uses it. One browser serves the whole class
- * (a Chromium start costs seconds on this machine); each test starts signed out in a single blank tab, and ends with
- * a screenshot in {@code target/screenshots/ConsoleIT.<test>.png} and no error reported by the page.
+ * The operator console in Chromium, on the real server, as an operator uses it: signing in and out, the event list
+ * and its links, a hostile event shown as text, a dead event replayed, a bulk replay followed to its end, and a
+ * cross-site request refused. One browser serves the whole class (a Chromium start costs seconds on this machine);
+ * each test starts signed out in a single blank tab, and ends with a screenshot in
+ * {@code target/screenshots/ConsoleIT.<test>.png} and no error reported by the page (uncaught exceptions,
+ * Content-Security-Policy violations, failed loads).
  */
 class ConsoleIT extends DeployedHookstile {
 
     static final String TOKEN = System.getenv("HOOKSTILE_ADMIN_TOKEN");
     static final String SESSION_COOKIE = "hookstile_session";
+    static final Duration PROCESSING = Duration.ofSeconds(60);
 
     private static Browser browser;
+
+    /** Tells this test's events from every other test's in the shared database. */
+    private final String run = UUID.randomUUID().toString().substring(0, 8);
 
     @AfterAll
     static void quit() {
@@ -49,16 +71,17 @@ class ConsoleIT extends DeployedHookstile {
 
     @AfterEach
     void end(TestInfo test) {
-        browser.screenshot("ConsoleIT." + test.getTestMethod().orElseThrow().getName());
-        browser.assertNoProblems();
+        if (browser != null) {
+            browser.screenshot("ConsoleIT." + test.getTestMethod().orElseThrow().getName());
+            browser.assertNoProblems();
+        }
     }
 
     @Test
     void theRightTokenSignsInToTheOverviewWithAnHttpOnlyStrictSessionCookieAndNothingStored() {
         signIn();
 
-        Cookie session = browser.cookie(SESSION_COOKIE).orElseThrow(
-                () -> new AssertionError("no " + SESSION_COOKIE + " cookie after signing in"));
+        Cookie session = sessionCookie();
         assertTrue(session.isHttpOnly(), "the page's script cannot read the session");
         assertEquals("Strict", session.getSameSite(), "no other site's page can send it");
         assertEquals("/", session.getPath());
@@ -79,18 +102,268 @@ class ConsoleIT extends DeployedHookstile {
 
         browser.await("a message saying the token is wrong", d -> {
             String text = browser.bodyText().toLowerCase(Locale.ROOT);
-            return text.contains("wrong") || text.contains("invalid") || text.contains("not accepted")
-                    ? Boolean.TRUE : null;
+            return text.contains("wrong") || text.contains("invalid") ? Boolean.TRUE : null;
         });
         assertTrue(browser.field("Admin token").isDisplayed(), "still on the sign-in form");
         assertTrue(browser.cookie(SESSION_COOKIE).isEmpty(), "no session for a wrong token");
         assertFalse(browser.bodyText().contains(wrong), "the wrong token is not echoed");
     }
 
+    @Test
+    void theEventListFiltersBySourceAndStatusAndALinkRestoresTheFilters() {
+        String completedId = "ok-" + run;
+        String deadId = "broken-" + run;
+        String otherSource = "other-" + run;
+        send("it", completedId, "console.list");
+        send("it", deadId, "console.list");
+        send("quiet", otherSource, "console.list");
+        webhooks.awaitRecorded("it", completedId, completed(), PROCESSING);
+        webhooks.awaitRecorded("it", deadId, status("dead"), PROCESSING);
+        signIn();
+
+        browser.link("Events").click();
+        browser.heading("Events");
+        browser.awaitText(completedId); // newest first: this test's events are on the first page
+        browser.choose("Source", "it").choose("Status", "dead").click("Apply");
+
+        browser.await("the filters in the URL", d -> browser.currentUrl().contains("source=it")
+                && browser.currentUrl().contains("status=dead") ? Boolean.TRUE : null);
+        browser.awaitText(deadId);
+        browser.awaitNoText(completedId);
+        assertFalse(browser.bodyText().contains(otherSource), "another source's event is not listed");
+        String link = browser.currentUrl();
+
+        browser.inNewTab(link);
+        browser.heading("Events");
+        browser.awaitText(deadId);
+        assertEquals("it", browser.valueOf("Source"), "the link restored the source filter");
+        assertEquals("dead", browser.valueOf("Status"), "the link restored the status filter");
+        assertFalse(browser.bodyText().contains(completedId));
+        assertFalse(browser.bodyText().contains(otherSource));
+    }
+
+    @Test
+    void aHostileEventIsShownAsTextAndNothingInItRuns() {
+        String id = "xss-" + run;
+        String image = "<img src=x onerror=window.__xss=1>";
+        String script = "</script><script>window.__xss=2</script>";
+        String type = "xss-" + run + "\u202Eexe.txt<img src=x onerror=window.__xss=3>";
+        String body = "{\"type\":" + json(type) + ",\"note\":" + json(image) + ",\"html\":" + json(script) + "}";
+        assertEquals(202, webhooks.send(webhooks.standard("it", id, body)).statusCode());
+        webhooks.awaitRecorded("it", id, completed(), PROCESSING);
+        signIn();
+
+        browser.console("#/events?source=it"); // newest first: this event leads
+        browser.heading("Events");
+        browser.awaitText(id);
+        assertNothingRan("the event list");
+        assertTrue(browser.bodyText().contains("xss-" + run + "\u27E8U+202E\u27E9exe.txt<img src=x onerror=window.__xss=3>"),
+                "the type as text, its direction override shown as a marker: " + browser.bodyText());
+        browser.link(id).click();
+
+        browser.heading("Event");
+        browser.awaitText(image);
+        browser.awaitText(script);
+        assertNothingRan("the event's page");
+        assertTrue(browser.bodyText().contains("U+202E"), "the override is shown, not obeyed");
+        assertFalse(browser.bodyText().contains("\u202E"), "no raw override reaches the page's text");
+    }
+
+    @Test
+    void aDeadEventIsFoundOnTheDeadEventsPageReplayedAndSeenCompleted() {
+        String id = "broken-" + run;
+        send("it", id, "console.dead-" + run);
+        webhooks.awaitRecorded("it", id, status("dead"), PROCESSING);
+        fix("it", id);
+        signIn();
+
+        browser.link("Dead events").click();
+        browser.heading("Dead events");
+        browser.awaitText(id);
+        browser.link(id).click();
+        browser.heading("Event");
+        browser.awaitText("Status dead");
+        browser.click("Replay");
+        browser.confirm("Confirm");
+
+        browser.await("the event completed", Duration.ofSeconds(60),
+                d -> browser.bodyText().contains("Status completed") ? Boolean.TRUE : null);
+        JsonObject recorded = webhooks.recorded("it", id);
+        assertEquals("completed", recorded.getString("status"));
+        assertEquals(1, recorded.getInt("effects"), "processed once, by the replay");
+    }
+
+    @Test
+    void replayAllFollowsABulkReplayTo100Percent() {
+        String type = "console.bulk-" + run;
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String id = "broken-" + run + "-" + i;
+            send("it", id, type);
+            ids.add(id);
+        }
+        for (String id : ids) {
+            webhooks.awaitRecorded("it", id, status("dead"), PROCESSING);
+            fix("it", id);
+        }
+        signIn();
+
+        browser.link("Dead events").click();
+        browser.heading("Dead events");
+        browser.choose("Source", "it").type("Type (prefix)", type).click("Apply");
+        browser.await("the filters in the URL", d -> browser.currentUrl().contains("type=") ? Boolean.TRUE : null);
+        browser.awaitText(ids.get(0));
+        // The first "Replay all" on the page is the one for the filters; each group below has its own.
+        browser.click("Replay all");
+        WebElement dialog = browser.await("the replay's confirmation", d -> browser.driver()
+                .findElements(By.xpath("//dialog[@open]")).stream().findFirst().orElse(null));
+        browser.await("the count of events to queue", d -> dialog.getText().contains("5 events") ? Boolean.TRUE : null);
+        browser.within(dialog).button("Confirm").click();
+
+        browser.await("the progress bar at 100 %", Duration.ofSeconds(60), d -> {
+            List<WebElement> bars = browser.driver().findElements(By.tagName("progress"));
+            return !bars.isEmpty() && "100".equals(bars.get(0).getDomProperty("value"))
+                    && Pattern.compile("100\\s?%").matcher(browser.bodyText()).find() ? Boolean.TRUE : null;
+        });
+        for (String id : ids) {
+            assertEquals(1, webhooks.awaitRecorded("it", id, completed(), PROCESSING).getInt("effects"), id);
+        }
+    }
+
+    @Test
+    void aCrossSitePostIsRefusedAndTheSessionCookieNeedsTheAntiForgeryHeader() throws Exception {
+        String id = "broken-" + run;
+        send("it", id, "console.csrf");
+        webhooks.awaitRecorded("it", id, status("dead"), PROCESSING);
+        signIn();
+        String cookie = SESSION_COOKIE + "=" + sessionCookie().getValue();
+        String replay = "api/events/it/" + id + "/replay";
+
+        // Another site's page posts a form to the API in the operator's browser: SameSite=Strict keeps the cookie
+        // home, so the request arrives with no credentials at all.
+        HttpServer attacker = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        String target = webhooks.base() + replay;
+        byte[] page = ("<!doctype html><title>Win a prize</title><form method=post action=\"" + target + "\">"
+                + "<input type=hidden name=x value=1><button>Claim</button></form>").getBytes(StandardCharsets.UTF_8);
+        attacker.createContext("/", exchange -> {
+            exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        attacker.start();
+        try {
+            // localhost and 127.0.0.1 are different sites to the browser.
+            browser.expectStatus(401).inNewTab("http://localhost:" + attacker.getAddress().getPort() + "/");
+            browser.click("Claim");
+            browser.awaitText("401");
+        } finally {
+            attacker.stop(0);
+        }
+        assertEquals(1, webhooks.recorded("it", id).getInt("attempts"), "not replayed");
+
+        // A same-site page (or a script) that has the cookie but not the anti-forgery token: 403, with or without
+        // a foreign Origin.
+        HttpResponse<String> noHeader = webhooks.send(api(replay).header("Cookie", cookie)
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(403, noHeader.statusCode(), noHeader.body());
+        assertTrue(noHeader.body().contains("csrf-token-invalid"), noHeader.body());
+        HttpResponse<String> foreign = webhooks.send(api(replay).header("Cookie", cookie)
+                .header("Origin", "https://attacker.example").POST(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(403, foreign.statusCode(), foreign.body());
+        HttpResponse<String> wrongToken = webhooks.send(api(replay).header("Cookie", cookie)
+                .header("X-CSRF-Token", "forged-" + run).POST(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(403, wrongToken.statusCode(), wrongToken.body());
+        assertEquals(1, webhooks.recorded("it", id).getInt("attempts"), "still not replayed");
+        // The cookie itself was good: reading needs no token.
+        assertEquals(200, webhooks.send(api("api/events/it/" + id).header("Cookie", cookie).GET()).statusCode());
+    }
+
+    @Test
+    void signingOutEndsTheSessionOnTheServer() {
+        signIn();
+        String cookie = SESSION_COOKIE + "=" + sessionCookie().getValue();
+        assertEquals(200, webhooks.send(api("api/sources").header("Cookie", cookie).GET()).statusCode(),
+                "the cookie opens the API while signed in");
+
+        browser.click("Sign out");
+
+        browser.field("Admin token");
+        browser.awaitText("signed out");
+        assertTrue(browser.cookie(SESSION_COOKIE).isEmpty(), "the browser dropped the cookie");
+        HttpResponse<String> after = webhooks.send(api("api/sources").header("Cookie", cookie).GET());
+        assertEquals(401, after.statusCode(), "the old cookie opens nothing: " + after.body());
+        assertEquals(401, webhooks.send(api("api/session").header("Cookie", cookie).GET()).statusCode());
+    }
+
+    @Test
+    void everyPageOpensFromTheNavigation() {
+        String id = "tour-" + run;
+        send("it", id, "console.tour");
+        webhooks.awaitRecorded("it", id, completed(), PROCESSING);
+        signIn();
+        browser.screenshot("page-overview");
+
+        for (String page : List.of("Events", "Dead events", "Forwardings", "Sources")) {
+            browser.link(page).click();
+            browser.heading(page);
+            browser.await("the page loaded", d -> browser.bodyText().contains("Loading") ? null : Boolean.TRUE);
+            browser.screenshot("page-" + page.toLowerCase(Locale.ROOT).replace(' ', '-'));
+        }
+        browser.link("Events").click();
+        browser.heading("Events");
+        browser.link(id).click();
+        browser.heading("Event");
+        browser.awaitText("console.tour");
+        browser.screenshot("page-event");
+    }
+
+    // ---- helpers ----
+
     /** Signs in from the start page with the admin token, as an operator does, and lands on the overview. */
     private void signIn() {
         browser.console("");
         browser.type("Admin token", TOKEN).click("Sign in");
         browser.heading("Overview");
+    }
+
+    private Cookie sessionCookie() {
+        return browser.cookie(SESSION_COOKIE).orElseThrow(
+                () -> new AssertionError("no " + SESSION_COOKIE + " cookie after signing in"));
+    }
+
+    private void assertNothingRan(String where) {
+        assertEquals("undefined", browser.script("return typeof window.__xss;"), "a script ran on " + where);
+        assertEquals(0L, browser.script("return document.querySelectorAll('img[src=\"x\"]').length;"),
+                "no element was made from the payload on " + where);
+        assertEquals(0L, browser.script("return [...document.scripts].filter(s => s.text.includes('__xss')).length;"),
+                "no script element was made from the payload on " + where);
+    }
+
+    /** A Standard Webhooks delivery to the source, with this type. */
+    private void send(String source, String id, String type) {
+        HttpResponse<String> response = webhooks.send(webhooks.standard(source, id, "{\"type\":" + json(type) + "}"));
+        assertEquals(202, response.statusCode(), response.body());
+    }
+
+    /** The test handler stops failing for this event: its cause is fixed. */
+    private void fix(String source, String id) {
+        HttpResponse<String> fixed = webhooks.send(HttpRequest.newBuilder(
+                URI.create(webhooks.base() + "it/events/" + source + "/" + id + "/fix"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(204, fixed.statusCode(), fixed.body());
+    }
+
+    /** An operator API call with no credentials of its own: the test adds the cookie or not. */
+    private HttpRequest.Builder api(String path) {
+        return HttpRequest.newBuilder(URI.create(webhooks.base() + path)).timeout(Duration.ofSeconds(30));
+    }
+
+    private static java.util.function.Predicate<JsonObject> status(String status) {
+        return state -> status.equals(state.getString("status"));
+    }
+
+    private static String json(String text) {
+        return jakarta.json.Json.createValue(text).toString();
     }
 }
