@@ -1,41 +1,111 @@
 package dev.hookstile.events.boundary;
 
-import dev.hookstile.events.entity.ReceivedEvent;
+import dev.hookstile.events.entity.EventStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
+import dev.hookstile.platform.boundary.ContainerResources;
 
-import java.util.HashMap;
-import java.util.List;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.EnumMap;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Optional;
+import javax.sql.DataSource;
 
-/** How many recorded events each source has, by status: what an operator looks at first. */
+/**
+ * How many recorded events a source has, by status, each count <b>bounded</b>: an operator needs "312 dead" or
+ * "10000+ completed", never an exact count of a million rows, and counting them all (the former grouped
+ * {@code count(*)}) read the whole table, 0.5 to 1.1 s at a million events. Each count walks at most
+ * {@link #COUNT_LIMIT} index entries: the partial index {@code received_event_unfinished} for the statuses an
+ * operator acts on (dead, retrying, received), {@code received_event_by_source} for the others (V10).
+ */
 @ApplicationScoped
 public class EventCounts {
 
+    /** The largest count reported; a count equal to it means "at least this many". */
+    public static final int COUNT_LIMIT = 10_000;
+
     /** An overview must answer, or fail, while someone is waiting: a database that hangs is reported, not waited for. */
-    static final int TIMEOUT_MILLIS = 5_000;
+    static final int TIMEOUT_SECONDS = 5;
+
+    private static final String BOUNDED = """
+            SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = ? AND status = ? LIMIT ?) bounded""";
+    /** Per status, so that each is one short walk of the index in received_at order. */
+    private static final String OLDEST = """
+            SELECT received_at FROM received_event WHERE source = ? AND status = ? ORDER BY received_at LIMIT 1""";
 
     @Inject
-    EntityManager em;
+    @ContainerResources.Database
+    DataSource dataSource;
+
+    /** The source's events by status, every status this version knows, each at most {@link #COUNT_LIMIT}. */
+    public Map<EventStatus, Long> bySource(String source) {
+        return bySource(source, EventStatus.values());
+    }
+
+    /** The source's events in these statuses, each at most {@link #COUNT_LIMIT}. */
+    public Map<EventStatus, Long> bySource(String source, EventStatus... statuses) {
+        return inConnection(connection -> {
+            Map<EventStatus, Long> counts = new EnumMap<>(EventStatus.class);
+            try (PreparedStatement count = connection.prepareStatement(BOUNDED)) {
+                count.setQueryTimeout(TIMEOUT_SECONDS);
+                for (EventStatus status : statuses) {
+                    count.setString(1, source);
+                    count.setString(2, status.column());
+                    count.setInt(3, COUNT_LIMIT);
+                    try (ResultSet row = count.executeQuery()) {
+                        row.next();
+                        counts.put(status, row.getLong(1));
+                    }
+                }
+            }
+            return counts;
+        });
+    }
+
+    /** When the source's oldest event still waiting (queued by a replay, or retrying) was received. */
+    public Optional<Instant> oldestWaiting(String source) {
+        return inConnection(connection -> {
+            Instant oldest = null;
+            try (PreparedStatement query = connection.prepareStatement(OLDEST)) {
+                query.setQueryTimeout(TIMEOUT_SECONDS);
+                for (EventStatus status : EventStatus.values()) {
+                    if (!status.open()) {
+                        continue;
+                    }
+                    query.setString(1, source);
+                    query.setString(2, status.column());
+                    try (ResultSet row = query.executeQuery()) {
+                        if (row.next()) {
+                            Timestamp at = row.getTimestamp(1);
+                            if (oldest == null || at.toInstant().isBefore(oldest)) {
+                                oldest = at.toInstant();
+                            }
+                        }
+                    }
+                }
+            }
+            return Optional.ofNullable(oldest);
+        });
+    }
+
+    interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
 
     /**
-     * Counts by source name and status as stored ({@code received}, {@code completed}, and any status a newer
-     * version wrote), in one grouped query; sources without recorded events are absent.
-     *
-     * @throws jakarta.persistence.PersistenceException when the database cannot answer
+     * Plain JDBC on one pooled connection, outside any transaction: a handful of short reads, each cheaper than
+     * EclipseLink's handling of a native query.
      */
-    public Map<String, Map<String, Long>> bySourceAndStatus() {
-        @SuppressWarnings("unchecked")
-        List<Object[]> rows = em.createNamedQuery(ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS)
-                .setHint("jakarta.persistence.query.timeout", TIMEOUT_MILLIS)
-                .getResultList();
-        Map<String, Map<String, Long>> counts = new HashMap<>();
-        for (Object[] row : rows) {
-            counts.computeIfAbsent((String) row[0], s -> new TreeMap<>())
-                    .put((String) row[1], ((Number) row[2]).longValue());
+    <T> T inConnection(Work<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw new jakarta.persistence.PersistenceException(e.getMessage(), e);
         }
-        return counts;
     }
 }

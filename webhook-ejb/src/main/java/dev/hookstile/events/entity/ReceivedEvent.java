@@ -27,8 +27,6 @@ import java.util.Objects;
         WHERE source = ?2 AND event_id = ?3
           AND (status IN (""" + EventStatus.REPLAYABLE_IN_SQL + """
         ) OR (status = 'received' AND updated_at < ?4))""")
-@NamedNativeQuery(name = ReceivedEvent.COUNT_BY_SOURCE_AND_STATUS, query = """
-        SELECT source, status, COUNT(*) FROM received_event GROUP BY source, status""")
 public class ReceivedEvent {
 
     // The statements of the processing path are plain SQL run through JDBC (EventClaim) on the transaction's
@@ -113,12 +111,6 @@ public class ReceivedEvent {
      * replayed again.
      */
     public static final String REQUEUE = "ReceivedEvent.requeue";
-    /**
-     * Rows of (source, status column, count) for the operator overview: one scan, not one query per source. Native,
-     * so the status stays the column's text: a status this version does not know (written by a newer one, before a
-     * rollback) is counted and shown instead of failing the enum conversion.
-     */
-    public static final String COUNT_BY_SOURCE_AND_STATUS = "ReceivedEvent.countBySourceAndStatus";
 
     @Id
     private String source;

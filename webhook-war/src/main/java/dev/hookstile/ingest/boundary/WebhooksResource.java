@@ -85,7 +85,7 @@ public class WebhooksResource {
 
     private Response refuse(String source, RejectedDelivery rejected) {
         var reason = rejected.reason();
-        metrics.rejected(reason);
+        metrics.rejected(source, reason);
         LOG.fine(() -> "Refused a delivery to " + source + ": " + reason.slug() + " " + rejected.detail());
         var problem = Problems.of(reason.status(), reason.slug(), reason.title(), rejected.detail(),
                 "/webhooks/" + source);

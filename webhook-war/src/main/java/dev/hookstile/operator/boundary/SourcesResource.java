@@ -2,6 +2,7 @@ package dev.hookstile.operator.boundary;
 
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.platform.boundary.Redacted;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,15 +14,16 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /api/sources}: the configured sources and how many events each has recorded, by status. Only what an
- * operator may see: the number of secrets, never the secrets, and none of the provider settings' values (a verify
- * token is a secret too). Authenticated by {@link OperatorAuthentication} under the web.xml constraint on
- * {@code /api/*}.
+ * {@code GET /api/sources}: the configured sources with their settings as the server understood them, and how many
+ * events each has recorded, by status, each count bounded ({@link EventCounts#COUNT_LIMIT}): no count over the whole
+ * event table. Only what an operator may see: the number of secrets, never the secrets; URLs redacted; none of the
+ * provider-specific settings' values (a verify token is a secret too).
  */
 @OperatorOnly
 @Path("api/sources")
@@ -38,33 +40,53 @@ public class SourcesResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response list() {
         // A failing database answers 503 through ServerProblems, like every operator endpoint.
-        Map<String, Map<String, Long>> counts = eventCounts.bySourceAndStatus();
-        return Response.ok(new Listing(sources.all().stream()
-                .map(source -> View.of(source, counts.getOrDefault(source.name(), Map.of()))).toList())).build();
+        List<View> views = new ArrayList<>();
+        for (Source source : sources.all()) {
+            views.add(View.of(source, eventCounts.bySource(source.name())));
+        }
+        return Response.ok(new Listing(views, EventCounts.COUNT_LIMIT)).build();
     }
 
-    /** {@code GET /api/sources}. */
-    public record Listing(List<View> sources) {
+    /** {@code GET /api/sources}; a count equal to {@code countLimit} means at least that many. */
+    @JsonbPropertyOrder({"sources", "countLimit"})
+    public record Listing(List<View> sources, int countLimit) {
     }
 
-    /** A source: never its secrets, only how many there are; its events counted by status. */
-    @JsonbPropertyOrder({"name", "provider", "toleranceSeconds", "secretCount", "events"})
-    public record View(String name, String provider, long toleranceSeconds, int secretCount, Map<String, Long> events) {
+    /** A source and its settings: never its secrets, only how many there are; its events counted by status. */
+    @JsonbPropertyOrder({"name", "provider", "toleranceSeconds", "secretCount", "bodyDedupWindowSeconds",
+            "retentionDays", "orderKey", "destinations", "publicUrl", "events"})
+    public record View(String name, String provider, long toleranceSeconds, int secretCount,
+                       long bodyDedupWindowSeconds, long retentionDays, String orderKey,
+                       List<DestinationView> destinations, String publicUrl, Map<String, Long> events) {
 
-        static View of(Source source, Map<String, Long> counted) {
+        static View of(Source source, Map<EventStatus, Long> counted) {
+            Map<String, Long> byStatus = new LinkedHashMap<>();
+            counted.forEach((status, count) -> byStatus.put(status.column(), count));
             return new View(source.name(), source.provider().name(), source.tolerance().toSeconds(),
-                    source.secrets().size(), byStatus(counted));
+                    source.secrets().size(), source.bodyDedupWindow().toSeconds(), source.retention().toDays(),
+                    source.orderKey(), DestinationView.of(source),
+                    source.setting("public-url").map(Redacted::url).orElse(null), byStatus);
         }
     }
 
-    private static Map<String, Long> byStatus(Map<String, Long> counted) {
-        // Every status this version knows, zeros included, so a client never has to guess whether a missing key
-        // means none; then any other status found in the table, so nothing recorded goes uncounted.
-        Map<String, Long> byStatus = new LinkedHashMap<>();
-        for (EventStatus status : EventStatus.values()) {
-            byStatus.put(status.column(), 0L);
+    /**
+     * Where a source's processed events go: {@code http} (the outbox, {@code target} the URL with any credentials
+     * and query string hidden) or {@code jms} ({@code queue:NAME} or {@code topic:NAME}); {@code types} empty for all.
+     */
+    @JsonbPropertyOrder({"kind", "target", "types"})
+    public record DestinationView(String kind, String target, List<String> types) {
+
+        static List<DestinationView> of(Source source) {
+            List<DestinationView> views = new ArrayList<>();
+            if (source.destination() != null) {
+                views.add(new DestinationView("http", Redacted.url(source.destination().url().toString()),
+                        source.destination().types()));
+            }
+            if (source.backOffice() != null) {
+                views.add(new DestinationView("jms", (source.backOffice().topic() ? "topic:" : "queue:")
+                        + source.backOffice().name(), source.backOffice().types()));
+            }
+            return views;
         }
-        byStatus.putAll(counted);
-        return byStatus;
     }
 }

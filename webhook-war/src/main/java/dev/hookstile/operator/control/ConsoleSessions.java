@@ -2,6 +2,8 @@ package dev.hookstile.operator.control;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
@@ -92,6 +94,11 @@ public class ConsoleSessions {
                 return size() > ConsoleSessions.this.maxSessions;
             }
         };
+    }
+
+    /** At deployment: a bad idle setting must fail the start, not the first sign-in. */
+    void eager(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
+        // Observing the event instantiates the bean.
     }
 
     @PostConstruct

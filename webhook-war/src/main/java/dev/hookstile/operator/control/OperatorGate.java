@@ -178,7 +178,8 @@ public class OperatorGate {
 
     /**
      * Whether the client may reach the operator API at all, credentials aside: its address is allowed and it is not
-     * waiting out its failures. {@code null} when it may. The sign-in path asks only this before it reads the token.
+     * waiting out its failures. {@code null} when it may. {@code GET /api/session} asks only this (it presents no
+     * credential, only asks whether its cookie is signed in); every other check begins with it.
      */
     public Refusal reach(String address, String method, String path) {
         if (!allowlist.allows(address)) {

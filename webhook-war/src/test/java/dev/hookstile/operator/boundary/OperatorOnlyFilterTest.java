@@ -1,12 +1,14 @@
 package dev.hookstile.operator.boundary;
 
 import dev.hookstile.operator.control.OperatorGate;
+import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -22,6 +24,9 @@ class OperatorOnlyFilterTest {
     private final AtomicReference<OperatorGate.Refusal> aborted = new AtomicReference<>();
     private final Map<String, Object> attributes = new HashMap<>();
     private final AtomicReference<String> asked = new AtomicReference<>();
+    private final AtomicReference<OperatorGate.Request> presented = new AtomicReference<>();
+    private final Map<String, String> headers = new HashMap<>();
+    private Cookie[] cookies;
 
     @Test
     void aRequestTheServletFilterNeverSawIsRefusedWithTheGatesAnswer() {
@@ -55,6 +60,20 @@ class OperatorOnlyFilterTest {
         assertNull(asked.get());
     }
 
+    @Test
+    void theJaxRsDoorPresentsTheSessionCookieAndItsAntiForgeryTokenAsTheServletDoorDoes() {
+        cookies = new Cookie[] {new Cookie("hookstile_session", "the-session-id")};
+        headers.put("X-CSRF-Token", "the-csrf-token");
+        headers.put("Origin", "https://ops.example");
+        headers.put("Host", "ops.example");
+
+        filter(null).filter(request(null));
+
+        assertEquals(new OperatorGate.Request("203.0.113.5", "GET", "/hookstile/webhooks/..%2Fapi/events", null,
+                List.of("the-session-id"), "the-csrf-token", "https://ops.example", "ops.example", null),
+                presented.get());
+    }
+
     private OperatorOnlyFilter filter(OperatorGate.Refusal answer) {
         OperatorOnlyFilter filter = new OperatorOnlyFilter();
         filter.answers = refusal -> {
@@ -64,6 +83,7 @@ class OperatorOnlyFilterTest {
         filter.gate = new OperatorGate() {
             @Override
             public Refusal check(Request request) {
+                presented.set(request);
                 asked.set(request.address() + " " + request.authorization() + " " + request.method() + " "
                         + request.path());
                 return answer;
@@ -74,8 +94,8 @@ class OperatorOnlyFilterTest {
                     case "getAttribute" -> attributes.get((String) args[0]);
                     case "getRemoteAddr" -> "203.0.113.5";
                     case "getRequestURI" -> "/hookstile/webhooks/..%2Fapi/events";
-                    case "getHeader" -> "Authorization".equals(args[0]) ? authorization : null;
-                    case "getCookies" -> null;
+                    case "getHeader" -> "Authorization".equals(args[0]) ? authorization : headers.get((String) args[0]);
+                    case "getCookies" -> cookies;
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
         return filter;

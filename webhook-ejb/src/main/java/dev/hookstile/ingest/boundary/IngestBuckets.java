@@ -1,0 +1,175 @@
+package dev.hookstile.ingest.boundary;
+
+import dev.hookstile.ingest.control.Tally;
+import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.platform.boundary.SchemaMigration;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.net.InetAddress;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * Writes what ingest counted in memory ({@link DeliveryMetrics}, {@link Tally}) into {@code ingest_bucket} every
+ * {@code hookstile.overview.flush-seconds} (5), adding this instance's deltas to its rows (an upsert), and deletes
+ * buckets older than {@link #KEEP}. Off the request path entirely: a delivery never waits for the database for this.
+ * A write that fails (the database is away) keeps the deltas in memory for the next one, for up to {@link #KEEP}.
+ */
+@Singleton
+@Startup
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class IngestBuckets {
+
+    /** How long buckets are kept: the overview's longest window is a day. */
+    public static final Duration KEEP = Duration.ofDays(2);
+    private static final Duration DELETE_EVERY = Duration.ofMinutes(5);
+    private static final Logger LOG = Logger.getLogger(IngestBuckets.class.getName());
+
+    /**
+     * PostgreSQL: an atomic upsert adding the deltas. H2 (the embedded database) knows no {@code DO UPDATE}: a
+     * {@code MERGE}, which is safe here because only this instance writes rows with its own instance column.
+     */
+    static final String UPSERT_POSTGRES = """
+            INSERT INTO ingest_bucket (bucket_start, source, instance, accepted, duplicate, rejected, last_event_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (bucket_start, source, instance) DO UPDATE SET
+                accepted = ingest_bucket.accepted + EXCLUDED.accepted,
+                duplicate = ingest_bucket.duplicate + EXCLUDED.duplicate,
+                rejected = ingest_bucket.rejected + EXCLUDED.rejected,
+                last_event_at = GREATEST(ingest_bucket.last_event_at, EXCLUDED.last_event_at)""";
+    static final String UPSERT_H2 = """
+            MERGE INTO ingest_bucket t
+            USING (SELECT CAST(? AS TIMESTAMP WITH TIME ZONE) bucket_start, CAST(? AS VARCHAR(63)) source,
+                          CAST(? AS VARCHAR(64)) instance, CAST(? AS BIGINT) accepted, CAST(? AS BIGINT) duplicate,
+                          CAST(? AS BIGINT) rejected, CAST(? AS TIMESTAMP WITH TIME ZONE) last_event_at) s
+            ON t.bucket_start = s.bucket_start AND t.source = s.source AND t.instance = s.instance
+            WHEN MATCHED THEN UPDATE SET accepted = t.accepted + s.accepted, duplicate = t.duplicate + s.duplicate,
+                rejected = t.rejected + s.rejected,
+                last_event_at = CASE WHEN t.last_event_at IS NULL OR s.last_event_at > t.last_event_at
+                                     THEN s.last_event_at ELSE t.last_event_at END
+            WHEN NOT MATCHED THEN INSERT (bucket_start, source, instance, accepted, duplicate, rejected, last_event_at)
+                VALUES (s.bucket_start, s.source, s.instance, s.accepted, s.duplicate, s.rejected, s.last_event_at)""";
+    static final String DELETE_OLD = "DELETE FROM ingest_bucket WHERE bucket_start < ?";
+
+    @Inject
+    @ConfigProperty(name = "hookstile.overview.flush-seconds", defaultValue = "5")
+    long flushSeconds;
+
+    @Inject
+    DeliveryMetrics metrics;
+
+    @Inject
+    SchemaMigration schema;
+
+    @Inject
+    @ContainerResources.Database
+    DataSource dataSource;
+
+    @Resource
+    TimerService timers;
+
+    /** This instance's rows: several instances on one database each add their own, and the overview sums them. */
+    private final String instance = instanceName();
+    private long lastDelete;
+    private boolean wasFailing;
+
+    @PostConstruct
+    void schedule() {
+        long interval = Duration.ofSeconds(Math.max(1, flushSeconds)).toMillis();
+        timers.createIntervalTimer(interval, interval, new TimerConfig(null, false));
+    }
+
+    @Timeout
+    void flush() {
+        if (!schema.migrated()) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        List<Tally.Delta> deltas = metrics.tally().drain(now);
+        try (Connection connection = dataSource.getConnection()) {
+            write(connection, deltas, instance);
+            if (now - lastDelete > DELETE_EVERY.toMillis()) {
+                try (PreparedStatement delete = connection.prepareStatement(DELETE_OLD)) {
+                    delete.setTimestamp(1, new Timestamp(now - KEEP.toMillis()));
+                    delete.executeUpdate();
+                }
+                lastDelete = now;
+            }
+            wasFailing = false;
+        } catch (SQLException | RuntimeException e) {
+            metrics.tally().restore(deltas, now, KEEP.toMillis());
+            if (!wasFailing) {
+                LOG.log(Level.WARNING, "Could not write ingest counts for the overview; kept in memory, next try in "
+                        + flushSeconds + " s", e);
+            }
+            wasFailing = true;
+        }
+    }
+
+    /** A last write when the application stops, so a restart loses no count. */
+    @PreDestroy
+    void stop() {
+        flush();
+    }
+
+    /** Adds the deltas to this instance's buckets, in one transaction. */
+    static void write(Connection connection, List<Tally.Delta> deltas, String instance) throws SQLException {
+        if (deltas.isEmpty()) {
+            return;
+        }
+        boolean postgres = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT)
+                .contains("postgres");
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try (PreparedStatement upsert = connection.prepareStatement(postgres ? UPSERT_POSTGRES : UPSERT_H2)) {
+            for (Tally.Delta delta : Tally.merged(deltas)) {
+                upsert.setTimestamp(1, new Timestamp(delta.bucketStart()));
+                upsert.setString(2, delta.source());
+                upsert.setString(3, instance);
+                upsert.setLong(4, delta.accepted());
+                upsert.setLong(5, delta.duplicate());
+                upsert.setLong(6, delta.rejected());
+                upsert.setTimestamp(7, delta.lastEventAt() == 0 ? null : new Timestamp(delta.lastEventAt()));
+                upsert.addBatch();
+            }
+            upsert.executeBatch();
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    private static String instanceName() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            host = "instance";
+        }
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        return (host.length() > 55 ? host.substring(0, 55) : host) + "-" + suffix;
+    }
+}

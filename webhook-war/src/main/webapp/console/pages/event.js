@@ -1,0 +1,272 @@
+import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
+import { api, ApiError, enc } from '../api.js';
+import { href } from '../router.js';
+import {
+    T, Time, base64Bytes, bytesText, fileName, hexDump, isJson, parseInstant, plain, reindent,
+} from '../text.js';
+import { Dialog, Empty, ErrorNote, Loading, Status, useLoad } from '../components.js';
+import { DeliveriesTable } from './forwardings.js';
+import { newRequestId } from '../replay.js';
+
+// What each provider signs and how: the scheme, never the signature or the secret.
+const SCHEMES = {
+    github: 'HMAC-SHA256 of the body (X-Hub-Signature-256)',
+    stripe: 'HMAC-SHA256 of “timestamp.body” (Stripe-Signature)',
+    'standard-webhooks': 'Standard Webhooks: HMAC-SHA256 of “id.timestamp.body” (webhook-signature)',
+    svix: 'Svix: HMAC-SHA256 of “id.timestamp.body” (svix-signature)',
+    shopify: 'HMAC-SHA256 of the body, base64 (X-Shopify-Hmac-Sha256)',
+    slack: 'HMAC-SHA256 of “v0:timestamp:body” (X-Slack-Signature)',
+    twilio: 'HMAC-SHA1 of the URL and parameters (X-Twilio-Signature)',
+    meta: 'HMAC-SHA256 of the body with the app secret (X-Hub-Signature-256)',
+    hmac: 'HMAC as configured for this source',
+};
+
+// Headers never shown, whatever the server retained: a signature, a secret or anything that looks like one.
+const SECRET_HEADER = /signature|secret|token|authori[sz]ation|cookie|passw|api[-_]?key|hmac|credential|session/i;
+
+const REPLAYABLE = new Set(['completed', 'ignored', 'dead']);
+const OPEN = new Set(['received', 'retrying']);
+
+export function EventPage({ source, eventId }) {
+    const [version, setVersion] = useState(0);
+    const [state, setState] = useLoad((signal) => api(`events/${enc(source)}/${enc(eventId)}`, { signal }),
+        [source, eventId, version]);
+    const [watching, setWatching] = useState(false);
+    const event = state.data;
+    // After a replay, follow the event until it is finished again (at most two minutes).
+    useEffect(() => {
+        if (!watching) return undefined;
+        const started = Date.now();
+        const timer = setInterval(async () => {
+            try {
+                const fresh = await api(`events/${enc(source)}/${enc(eventId)}`);
+                setState({ loading: false, data: fresh, error: null });
+                if (!OPEN.has(fresh.status) || Date.now() - started > 120000) setWatching(false);
+            } catch (e) {
+                setWatching(false);
+            }
+        }, 1500);
+        return () => clearInterval(timer);
+    }, [watching, source, eventId]);
+
+    let body;
+    if (state.loading && !event) body = html`<${Loading} what="the event" />`;
+    else if (state.error && state.error instanceof ApiError && state.error.status === 404) {
+        body = html`<p class="state error" role="alert">No event <span class="id">${T(eventId)}</span> is recorded
+            for source <span class="id">${T(source)}</span>. Retention may have deleted it.</p>`;
+    } else if (state.error) body = html`<${ErrorNote} error=${state.error} what="The event" />`;
+    else {
+        body = html`
+            <${Header} event=${event} watching=${watching}
+                       onReplayed=${() => { setWatching(true); setVersion((v) => v + 1); }} />
+            <${Facts} event=${event} />
+            <${Payload} event=${event} />
+            <${Attempts} history=${event.history || []} />
+            <${EventForwardings} event=${event} />`;
+    }
+    return html`<section class="event">
+        <h1>Event</h1>
+        <p class="crumbs"><a href=${href(['events'], { source })}>Events of ${T(source)}</a></p>
+        ${body}
+    </section>`;
+}
+
+function Header({ event, watching, onReplayed }) {
+    const [confirming, setConfirming] = useState(false);
+    const [busy, setBusy] = useState(false);
+    const [result, setResult] = useState(null);
+    const key = useRef(null);
+    const replay = async () => {
+        setBusy(true);
+        // One key per intended replay: a retried request is answered as the first and replays nothing twice.
+        key.current = key.current || newRequestId();
+        try {
+            await api(`events/${enc(event.source)}/${enc(event.eventId)}/replay`, {
+                method: 'POST', headers: { 'Idempotency-Key': key.current },
+            });
+            setResult({ ok: true, text: 'Queued again: it will be processed as a new attempt.' });
+            key.current = null;
+            setConfirming(false);
+            onReplayed();
+        } catch (e) {
+            setResult({ ok: false, text: 'Replay failed: ' + e.message });
+            if (!(e instanceof ApiError && e.status === 0)) key.current = null;
+            setConfirming(false);
+        } finally {
+            setBusy(false);
+        }
+    };
+    const replayable = REPLAYABLE.has(event.status) && event.source !== '_unreadable';
+    return html`<div class="event-head">
+        <p class="event-id"><span class="label">Event id</span> <span class="id">${T(event.eventId)}</span></p>
+        <p><span class="label">Status</span> <${Status} value=${event.status} />
+            ${watching ? html` <span class="muted" role="status">following the replay…</span>` : null}</p>
+        <div class="actions">
+            <button type="button" class="primary" onClick=${() => { setResult(null); setConfirming(true); }}
+                    disabled=${!replayable || busy} aria-describedby="replay-help">Replay</button>
+            <span id="replay-help" class="help">${replayable
+                ? 'Processes the event again, as a new attempt, through the queue.'
+                : event.source === '_unreadable' ? 'A message that could not be read as events: nothing to replay.'
+                    : 'Queued or being retried already: replay it once it is completed or dead.'}</span>
+        </div>
+        ${result ? html`<p class=${result.ok ? 'state ok' : 'state error'} role=${result.ok ? 'status' : 'alert'}>
+            ${T(result.text)}</p>` : null}
+        <${Dialog} open=${confirming} title="Replay this event?" onClose=${() => setConfirming(false)}>
+            <p>Event <span class="id">${T(event.eventId)}</span> of source <span class="id">${T(event.source)}</span>${' '}
+                (<${Status} value=${event.status} />) is queued again and its handlers run again, as a new
+                attempt. Its forwardings are scheduled again only if processing schedules them.</p>
+            <div class="actions">
+                <button type="button" class="primary" onClick=${replay} disabled=${busy}>Confirm</button>
+                <button type="button" onClick=${() => setConfirming(false)}>Close</button>
+            </div>
+        </${Dialog}>
+    </div>`;
+}
+
+function headersOf(event) {
+    const shown = [];
+    let hidden = 0;
+    const headers = event.headers && typeof event.headers === 'object' ? event.headers : {};
+    for (const [name, value] of Object.entries(headers)) {
+        if (SECRET_HEADER.test(name) || value === '[redacted]') hidden++;
+        else shown.push([name, typeof value === 'string' ? value : JSON.stringify(value)]);
+    }
+    return { shown, hidden };
+}
+
+function Facts({ event }) {
+    const size = useMemo(() => base64Bytes(event.payloadBase64).length, [event.payloadBase64]);
+    const { shown, hidden } = headersOf(event);
+    const provider = typeof event.provider === 'string' ? event.provider : '';
+    return html`<section aria-labelledby="facts-title">
+        <h2 id="facts-title">Delivery</h2>
+        <dl class="facts">
+            <dt>Source</dt><dd class="id">${T(event.source)}</dd>
+            <dt>Provider</dt><dd>${T(provider)}</dd>
+            <dt>Type</dt><dd class="id">${event.type ? T(event.type) : html`<span class="muted">none</span>`}</dd>
+            <dt>Received at</dt><dd><${Time} at=${event.receivedAt} /></dd>
+            <dt>Processed at</dt><dd><${Time} at=${event.processedAt} /></dd>
+            <dt>Updated at</dt><dd><${Time} at=${event.updatedAt} /></dd>
+            <dt>Attempts</dt><dd>${T(event.attempts)}</dd>
+            <dt>Body size</dt><dd>${bytesText(size)}</dd>
+            <dt>Signature scheme</dt><dd>${SCHEMES[provider] || 'as the provider signs'}; verified on arrival.
+                The signature itself is never shown.</dd>
+            ${event.lastError ? html`<dt>Last error</dt><dd class="message">${T(event.lastError)}</dd>` : null}
+        </dl>
+        <h3>Retained headers</h3>
+        ${shown.length ? html`<table class="list headers"><caption class="visually-hidden">Retained headers</caption>
+            <thead><tr><th scope="col">Header</th><th scope="col">Value</th></tr></thead>
+            <tbody>${shown.map(([name, value]) => html`<tr key=${name}>
+                <td class="id">${T(name)}</td><td class="message">${T(value)}</td></tr>`)}</tbody></table>`
+            : html`<p class="muted">No header to show.</p>`}
+        ${hidden ? html`<p class="help">${hidden} header${hidden === 1 ? '' : 's'} not shown: signatures and
+            anything secret-looking are never displayed.</p>` : null}
+    </section>`;
+}
+
+function Payload({ event }) {
+    const text = typeof event.payload === 'string' ? event.payload : null;
+    const json = useMemo(() => isJson(text), [text]);
+    const [view, setView] = useState('pretty');
+    const [note, setNote] = useState(null);
+    const bytes = useMemo(() => base64Bytes(event.payloadBase64), [event.payloadBase64]);
+    const shown = useMemo(() => {
+        if (text === null) return hexDump(bytes);
+        return json && view === 'pretty' ? reindent(text) : text;
+    }, [text, json, view, bytes]);
+    const pre = useRef(null);
+
+    const copy = async () => {
+        const value = text !== null ? text : event.payloadBase64 || '';
+        try {
+            await navigator.clipboard.writeText(value);
+            setNote(text !== null ? 'Payload copied, exactly as received.' : 'Payload copied as base64.');
+        } catch (e) {
+            // No clipboard API (plain http on another host): select the text for Ctrl+C.
+            const range = document.createRange();
+            range.selectNodeContents(pre.current);
+            const selection = window.getSelection();
+            selection.removeAllRanges();
+            selection.addRange(range);
+            setNote('The clipboard is not available here: the payload is selected, press Ctrl+C.');
+        }
+    };
+    const download = () => {
+        const type = json ? 'application/json' : text !== null ? 'text/plain' : 'application/octet-stream';
+        const url = URL.createObjectURL(new Blob([bytes], { type }));
+        const link = document.createElement('a');
+        link.href = url;
+        link.download = fileName(event.source, event.eventId) + (json ? '.json' : text !== null ? '.txt' : '.bin');
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10000);
+        setNote('Download started: the bytes exactly as received.');
+    };
+
+    return html`<section aria-labelledby="payload-title">
+        <h2 id="payload-title">Payload</h2>
+        <div class="toolbar" role="group" aria-label="Payload actions">
+            ${json ? html`
+                <button type="button" aria-pressed=${view === 'pretty' ? 'true' : 'false'}
+                        onClick=${() => setView('pretty')}>Pretty</button>
+                <button type="button" aria-pressed=${view === 'raw' ? 'true' : 'false'}
+                        onClick=${() => setView('raw')}>Raw</button>` : null}
+            <button type="button" onClick=${copy}>Copy</button>
+            <button type="button" onClick=${download}>Download</button>
+            ${note ? html`<span class="help" role="status">${note}</span>` : null}
+        </div>
+        <p class="help">${text === null
+            ? `Not UTF-8 text: shown as hex${bytes.length > 16384 ? ' (the first 16 KiB; Download has it all)' : ''}.`
+            : json && view === 'pretty' ? 'JSON, re-indented only: every key, value and escape as received.'
+                : 'Exactly as received.'}${' '}
+            Invisible and direction-changing characters are shown as ⟨U+…⟩.</p>
+        <pre class="payload" ref=${pre} tabindex="0" aria-label="Payload">${T(shown, true)}</pre>
+    </section>`;
+}
+
+function Attempts({ history }) {
+    return html`<section aria-labelledby="attempts-title">
+        <h2 id="attempts-title">Attempts</h2>
+        ${history.length ? html`<ol class="timeline">${history.map((a, i) => html`<li key=${i}>
+            <span class="when"><${Time} at=${a.at} /></span>
+            <span class="what">Try ${T(a.attempt)}: <${Status} value=${a.outcome} />
+                ${a.failure ? html` <span class="failure">${T(a.failure)} failure</span>` : null}</span>
+            ${a.error ? html`<span class="message">${T(a.error)}</span>` : null}
+        </li>`)}</ol>` : html`<${Empty}>No attempt yet: the event is waiting in the queue.</${Empty}>`}
+    </section>`;
+}
+
+function EventForwardings({ event }) {
+    // The API lists forwardings by source, type and schedule time, not by event: ask for this source's forwardings
+    // scheduled between the event's arrival and a little after its last processing, and keep this event's.
+    const since = event.receivedAt;
+    const processed = parseInstant(event.processedAt);
+    const until = processed ? new Date(processed.getTime() + 5 * 60000).toISOString() : undefined;
+    const [state] = useLoad(async (signal) => {
+        const found = [];
+        let after;
+        let pages = 0;
+        let complete = true;
+        do {
+            const page = await api('deliveries', {
+                query: { source: event.source, type: event.type || undefined, since, until, limit: 500, after }, signal,
+            });
+            found.push(...(page.deliveries || []).filter((d) => d.eventId === event.eventId));
+            after = page.next;
+            pages++;
+            if (after && pages >= 4) complete = false;
+        } while (after && pages < 4);
+        return { found, complete };
+    }, [event.source, event.eventId, since, until]);
+    return html`<section aria-labelledby="forwardings-title">
+        <h2 id="forwardings-title">Forwardings</h2>
+        ${state.loading ? html`<${Loading} what="the forwardings" />`
+            : state.error ? html`<${ErrorNote} error=${state.error} what="The forwardings" />`
+                : state.data.found.length ? html`<${DeliveriesTable} deliveries=${state.data.found} showEvent=${false} />`
+                    : html`<${Empty}>No forwarding of this event: its source forwards nothing, or not this type.</${Empty}>`}
+        <p class="help">Found among this source’s forwardings scheduled between the event’s arrival and its last
+            processing (the API filters forwardings by source, type and time, not by event)${state.data
+            && !state.data.complete ? '; only the newest 2,000 of that window were searched' : ''}.</p>
+    </section>`;
+}

@@ -1,0 +1,137 @@
+import { html, useState } from '../lib.js';
+import { api, ApiError } from '../api.js';
+import { go, href } from '../router.js';
+import { T, Time, count, plain } from '../text.js';
+import {
+    Dialog, Empty, ErrorNote, Loading, MoreButton, SelectField, SourceField, Status, TextField, TimeField, eventHref,
+    useDraft, useLoad, usePages,
+} from '../components.js';
+
+const FILTERS = ['source', 'status', 'type', 'since', 'until'];
+const STATUSES = ['pending', 'delivered', 'dead'];
+
+export function Forwardings({ params }) {
+    const [draft, field] = useDraft(params, FILTERS);
+    const query = { limit: 50 };
+    for (const name of FILTERS) if (params.get(name)) query[name] = params.get(name);
+    const pages = usePages('deliveries', 'deliveries', query);
+    const apply = (event) => {
+        event.preventDefault();
+        go(href(['forwardings'], draft));
+    };
+    const filtered = FILTERS.some((name) => params.get(name));
+    return html`<section>
+        <h1>Forwardings</h1>
+        <p class="help">The outbox: processed events forwarded to each source’s destination, and the effects
+            handlers posted. A forwarding is retried with back-off until it is delivered or dead.</p>
+        <${Destinations} />
+        <section aria-labelledby="deliveries-title">
+            <h2 id="deliveries-title">Forwardings</h2>
+            <form class="filters" onSubmit=${apply} aria-label="Forwarding filters">
+                <${SourceField} id="fwd-source" value=${draft.source} onChange=${field('source')} />
+                <${SelectField} id="fwd-status" label="Status" value=${draft.status} onChange=${field('status')}
+                                options=${STATUSES} any="Any status" />
+                <${TextField} id="fwd-type" label="Event type" value=${draft.type} onChange=${field('type')} />
+                <${TimeField} id="fwd-since" label="Scheduled from" value=${draft.since} onChange=${field('since')} />
+                <${TimeField} id="fwd-until" label="Scheduled before" value=${draft.until} onChange=${field('until')} />
+                <div class="actions">
+                    <button type="submit" class="primary">Apply</button>
+                    ${filtered ? html`<a class="button" href="#/forwardings">Clear filters</a>` : null}
+                </div>
+            </form>
+            ${pages.loading && !pages.data ? html`<${Loading} what="the forwardings" />`
+                : pages.error ? html`<${ErrorNote} error=${pages.error} what="The forwardings" />`
+                    : pages.data.items.length ? html`<${DeliveriesTable} deliveries=${pages.data.items} showEvent=${true} />
+                        <${MoreButton} pages=${pages} />`
+                        : html`<${Empty}>${filtered ? 'No forwarding matches these filters.'
+                            : 'Nothing forwarded yet: a source forwards when it has a destination (HOOKSTILE_SOURCES_<NAME>_DESTINATION_URL).'}</${Empty}>`}
+        </section>
+    </section>`;
+}
+
+function Destinations() {
+    const [state] = useLoad((signal) => api('destinations', { signal }), []);
+    return html`<section aria-labelledby="destinations-title">
+        <h2 id="destinations-title">Destinations</h2>
+        ${state.loading && !state.data ? html`<${Loading} what="the destinations" />`
+            : state.error ? html`<${ErrorNote} error=${state.error} what="The destinations" />`
+                : (state.data.destinations || []).length ? html`<div class="table-wrap"><table class="list">
+                    <caption class="visually-hidden">Destinations and their breakers</caption>
+                    <thead><tr><th scope="col">Source</th><th scope="col">Kind</th><th scope="col">Target</th>
+                        <th scope="col">Breaker</th><th scope="col" class="num">Pending</th>
+                        <th scope="col" class="num">Dead</th></tr></thead>
+                    <tbody>${state.data.destinations.map((d, i) => html`<tr key=${i}>
+                        <td class="id">${T(d.source)}</td>
+                        <td>${T(d.kind)}</td>
+                        <td class="id">${T(d.target)}</td>
+                        <td>${d.breaker ? html`<${Status} value=${d.breaker} />` : html`<span class="muted">–</span>`}</td>
+                        <td class="num"><a href=${href(['forwardings'], { source: d.source, status: 'pending' })}
+                            aria-label=${`Pending forwardings of ${plain(d.source)}`}>${count(d.pending, 10000)}</a></td>
+                        <td class="num"><a href=${href(['forwardings'], { source: d.source, status: 'dead' })}
+                            aria-label=${`Dead forwardings of ${plain(d.source)}`}>${count(d.dead, 10000)}</a></td>
+                    </tr>`)}</tbody></table></div>`
+                    : html`<${Empty}>No destination is configured.</${Empty}>`}
+    </section>`;
+}
+
+export function DeliveriesTable({ deliveries, showEvent }) {
+    return html`<div class="table-wrap"><table class="list">
+        <caption class="visually-hidden">Forwardings, newest first</caption>
+        <thead><tr>
+            <th scope="col" class="num">Id</th>
+            ${showEvent ? html`<th scope="col">Event</th>` : null}
+            <th scope="col">Destination</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th>
+            <th scope="col">Scheduled</th><th scope="col">Next try / delivered</th><th scope="col">Last answer</th>
+            <th scope="col">Action</th>
+        </tr></thead>
+        <tbody>${deliveries.map((d) => html`<${DeliveryRow} key=${d.id} delivery=${d} showEvent=${showEvent} />`)}</tbody>
+    </table></div>`;
+}
+
+function DeliveryRow({ delivery, showEvent }) {
+    const [current, setCurrent] = useState(delivery);
+    const [confirming, setConfirming] = useState(false);
+    const [busy, setBusy] = useState(false);
+    const [note, setNote] = useState(null);
+    const d = current;
+    const replay = async () => {
+        setBusy(true);
+        try {
+            await api(`deliveries/${encodeURIComponent(String(d.id))}/replay`, { method: 'POST' });
+            setCurrent({ ...d, status: 'pending', attempts: 0, lastError: d.lastError });
+            setNote({ ok: true, text: 'Pending again: it is sent at once.' });
+        } catch (e) {
+            setNote({ ok: false, text: e instanceof ApiError && e.status === 409 ? 'It is pending already.' : e.message });
+        } finally {
+            setBusy(false);
+            setConfirming(false);
+        }
+    };
+    return html`<tr>
+        <td class="num">${T(d.id)}</td>
+        ${showEvent ? html`<td class="id"><a href=${eventHref(d.source, d.eventId)}>${T(d.eventId)}</a>
+            <br /><span class="muted">${T(d.source)}${d.type ? html` · ${T(d.type)}` : null}</span></td>` : null}
+        <td class="id">${T(d.destination)}${d.effect ? html`<br /><span class="muted">effect ${T(d.effect)}</span>` : null}</td>
+        <td><${Status} value=${d.status} /></td>
+        <td class="num">${T(d.attempts)}</td>
+        <td><${Time} at=${d.createdAt} /></td>
+        <td>${d.status === 'delivered' ? html`<${Time} at=${d.deliveredAt} />`
+            : d.status === 'pending' && d.nextAttemptAt ? html`<${Time} at=${d.nextAttemptAt} />`
+                : html`<span class="muted">–</span>`}</td>
+        <td class="message">${T(d.lastError)}</td>
+        <td>
+            ${d.status === 'dead' || d.status === 'delivered' ? html`<button type="button"
+                onClick=${() => setConfirming(true)} disabled=${busy}>Replay</button>` : null}
+            ${note ? html`<span class=${note.ok ? 'ok' : 'error'} role=${note.ok ? 'status' : 'alert'}>${T(note.text)}</span>` : null}
+            <${Dialog} open=${confirming} title="Send this forwarding again?" onClose=${() => setConfirming(false)}>
+                <p>Forwarding ${T(d.id)} of event <span class="id">${T(d.eventId)}</span> to
+                    <span class="id">${T(d.destination)}</span> becomes pending and is sent again, with the same
+                    Idempotency-Key as before. The event itself is not processed again.</p>
+                <div class="actions">
+                    <button type="button" class="primary" onClick=${replay} disabled=${busy}>Confirm</button>
+                    <button type="button" onClick=${() => setConfirming(false)}>Close</button>
+                </div>
+            </${Dialog}>
+        </td>
+    </tr>`;
+}

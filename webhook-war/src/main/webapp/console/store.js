@@ -1,0 +1,36 @@
+import { useEffect, useState } from './lib.js';
+
+// The console's few shared facts. Deliberately in memory only: the anti-forgery token must never reach
+// localStorage, a URL or a log, and a reload gets it back from GET /api/session.
+let state = {
+    auth: 'unknown',      // unknown | signed-in | signed-out
+    authMessage: null,    // why the sign-in page is shown again (session ended, signed out)
+    unreachable: false,   // the last API call failed at the network level: show the banner
+    refresh: 0,           // bumped by the banner's "Retry": pages reload their data
+    sources: null,        // source names, for the filter forms
+    jobs: [],             // bulk replays started from this page: {id, total, label, job, error}
+};
+const listeners = new Set();
+
+export const store = {
+    get: () => state,
+    set(patch) {
+        const next = { ...state, ...patch };
+        if (Object.keys(patch).every((k) => Object.is(state[k], next[k]))) return;
+        state = next;
+        listeners.forEach((listener) => listener(state));
+    },
+    subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+    },
+};
+
+export function useStore() {
+    const [current, setCurrent] = useState(store.get());
+    useEffect(() => {
+        setCurrent(store.get());
+        return store.subscribe(setCurrent);
+    }, []);
+    return current;
+}
