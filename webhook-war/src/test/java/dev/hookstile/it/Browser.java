@@ -379,6 +379,12 @@ public final class Browser implements AutoCloseable {
         return List.copyOf(problems);
     }
 
+    /** Forgets what was reported so far: for a test that provoked a problem on purpose and checked it. */
+    public void forgetProblems() {
+        collectProblems();
+        problems.clear();
+    }
+
     public void assertNoProblems() {
         List<String> found = problems();
         if (!found.isEmpty()) {

@@ -30,7 +30,6 @@ import static dev.hookstile.it.Webhooks.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The operator console in Chromium, on the real server, as an operator uses it: signing in and out, the event list
@@ -65,8 +64,6 @@ class ConsoleIT extends DeployedHookstile {
             browser = Browser.open(webhooks.base());
         }
         browser.reset();
-        // Until the console's static files land (issue 23, branch h/console) there is nothing to drive.
-        assumeTrue(webhooks.get("console/").statusCode() != 404, "no console served yet");
     }
 
     @AfterEach
@@ -243,7 +240,8 @@ class ConsoleIT extends DeployedHookstile {
         // home, so the request arrives with no credentials at all.
         HttpServer attacker = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         String target = webhooks.base() + replay;
-        byte[] page = ("<!doctype html><title>Win a prize</title><form method=post action=\"" + target + "\">"
+        byte[] page = ("<!doctype html><title>Win a prize</title><link rel=icon href=\"data:,\">"
+                + "<form method=post action=\"" + target + "\">"
                 + "<input type=hidden name=x value=1><button>Claim</button></form>").getBytes(StandardCharsets.UTF_8);
         attacker.createContext("/", exchange -> {
             exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
@@ -254,7 +252,8 @@ class ConsoleIT extends DeployedHookstile {
         attacker.start();
         try {
             // localhost and 127.0.0.1 are different sites to the browser.
-            browser.expectStatus(401).inNewTab("http://localhost:" + attacker.getAddress().getPort() + "/");
+            // 401 for the form's request; 404 for the favicon the browser then asks of the API's host.
+            browser.expectStatus(401).expectStatus(404).inNewTab("http://localhost:" + attacker.getAddress().getPort() + "/");
             browser.click("Claim");
             browser.awaitText("401");
         } finally {
@@ -277,6 +276,21 @@ class ConsoleIT extends DeployedHookstile {
         assertEquals(1, webhooks.recorded("it", id).getInt("attempts"), "still not replayed");
         // The cookie itself was good: reading needs no token.
         assertEquals(200, webhooks.send(api("api/events/it/" + id).header("Cookie", cookie).GET()).statusCode());
+    }
+
+    @Test
+    void theConsolesPolicyBlocksAnInjectedInlineHandlerAndTheTestsNoticeIt() {
+        signIn();
+
+        // What a rendering bug would do with a hostile value: markup from data. The policy must stop it, and the
+        // harness must see the violation (every other test relies on that to fail on one).
+        browser.script("document.body.insertAdjacentHTML('beforeend', '<img src=\"data:,\" onerror=\"window.__xss=4\">');"
+                + "const s = document.createElement('script'); s.textContent = 'window.__xss=5'; document.body.append(s);");
+
+        browser.await("the violations reported", d -> browser.problems().stream()
+                .filter(p -> p.contains("Content Security Policy")).count() >= 2 ? Boolean.TRUE : null);
+        assertEquals("undefined", browser.script("return typeof window.__xss;"), "neither ran");
+        browser.forgetProblems();
     }
 
     @Test
