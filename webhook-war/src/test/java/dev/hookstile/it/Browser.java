@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Level;
@@ -51,6 +52,8 @@ public final class Browser implements AutoCloseable {
 
     /** Long enough for a cold JIT on a busy 2-core machine; every wait ends as soon as its condition holds. */
     public static final Duration WAIT = Duration.ofSeconds(20);
+
+    private static final int SCREENSHOT_MAX_HEIGHT = 2400;
 
     /**
      * Selenium looks for CDP bindings of Chromium's exact version at every start and warns when it has none; this
@@ -357,10 +360,31 @@ public final class Browser implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             Path file = dir.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_") + ".png");
-            Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
+            Files.write(file, fullPage());
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The whole page down to {@link #SCREENSHOT_MAX_HEIGHT} pixels, not just the window: what a test saw below the
+     * fold (an event's payload, the last rows) is what one looks for when it fails. Chromium's own capture; the
+     * window's if that is refused.
+     */
+    @SuppressWarnings("unchecked")
+    private byte[] fullPage() {
+        try {
+            Map<String, Object> metrics = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
+            Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
+            double width = ((Number) size.get("width")).doubleValue();
+            double height = Math.min(((Number) size.get("height")).doubleValue(), SCREENSHOT_MAX_HEIGHT);
+            Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot", Map.of(
+                    "format", "png", "captureBeyondViewport", true,
+                    "clip", Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
+            return java.util.Base64.getDecoder().decode((String) shot.get("data"));
+        } catch (WebDriverException | ClassCastException | NullPointerException e) {
+            return driver.getScreenshotAs(OutputType.BYTES);
         }
     }
 

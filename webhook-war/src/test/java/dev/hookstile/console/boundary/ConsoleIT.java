@@ -316,6 +316,8 @@ class ConsoleIT extends DeployedHookstile {
         send("it", id, "console.tour");
         webhooks.awaitRecorded("it", id, completed(), PROCESSING);
         signIn();
+        browser.await("the overview loaded, its chart drawn", d -> !browser.bodyText().contains("Loading")
+                && !d.findElements(By.tagName("canvas")).isEmpty() ? Boolean.TRUE : null);
         browser.screenshot("page-overview");
 
         for (String page : List.of("Events", "Dead events", "Forwardings", "Sources")) {
