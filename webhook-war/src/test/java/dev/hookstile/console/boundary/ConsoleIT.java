@@ -94,6 +94,7 @@ class ConsoleIT extends DeployedHookstile {
     void aWrongTokenIsRefusedWithAVisibleMessageAndNoSession() {
         browser.expectStatus(401).console("");
         String wrong = "wrong-" + UUID.randomUUID();
+        long failuresBefore = invalidTokenFailures();
 
         browser.type("Admin token", wrong).click("Sign in");
 
@@ -104,6 +105,7 @@ class ConsoleIT extends DeployedHookstile {
         assertTrue(browser.field("Admin token").isDisplayed(), "still on the sign-in form");
         assertTrue(browser.cookie(SESSION_COOKIE).isEmpty(), "no session for a wrong token");
         assertFalse(browser.bodyText().contains(wrong), "the wrong token is not echoed");
+        assertEquals(failuresBefore + 1, invalidTokenFailures(), "counted like a wrong bearer token");
     }
 
     @Test
@@ -129,6 +131,13 @@ class ConsoleIT extends DeployedHookstile {
         browser.awaitNoText(completedId);
         assertFalse(browser.bodyText().contains(otherSource), "another source's event is not listed");
         String link = browser.currentUrl();
+
+        browser.driver().navigate().back();
+        browser.awaitText(completedId);
+        assertEquals("", browser.valueOf("Status"), "back: the unfiltered list");
+        browser.driver().navigate().forward();
+        browser.awaitNoText(completedId);
+        assertEquals("dead", browser.valueOf("Status"), "forward: filtered again");
 
         browser.inNewTab(link);
         browser.heading("Events");
@@ -294,6 +303,28 @@ class ConsoleIT extends DeployedHookstile {
     }
 
     @Test
+    void anUnreachableApiShowsABannerNotABlankPageAndRetryRecovers() {
+        signIn();
+        browser.link("Events").click();
+        browser.heading("Events");
+
+        browser.driver().setNetworkConditions(offline());
+        try {
+            browser.link("Sources").click();
+            browser.awaitText("cannot be reached");
+            browser.heading("Sources");
+            browser.screenshot("unreachable");
+        } finally {
+            browser.driver().deleteNetworkConditions();
+        }
+        browser.forgetProblems(); // the failed calls the test provoked
+        browser.click("Retry");
+
+        browser.awaitNoText("cannot be reached");
+        browser.awaitText("standard-webhooks");
+    }
+
+    @Test
     void signingOutEndsTheSessionOnTheServer() {
         signIn();
         String cookie = SESSION_COOKIE + "=" + sessionCookie().getValue();
@@ -373,6 +404,21 @@ class ConsoleIT extends DeployedHookstile {
     /** An operator API call with no credentials of its own: the test adds the cookie or not. */
     private HttpRequest.Builder api(String path) {
         return HttpRequest.newBuilder(URI.create(webhooks.base() + path)).timeout(Duration.ofSeconds(30));
+    }
+
+    private static org.openqa.selenium.chromium.ChromiumNetworkConditions offline() {
+        var conditions = new org.openqa.selenium.chromium.ChromiumNetworkConditions();
+        conditions.setOffline(true);
+        return conditions;
+    }
+
+    /** {@code hookstile_operator_auth_failures_total{reason="invalid-token"}}, from the server's metrics. */
+    private long invalidTokenFailures() {
+        return webhooks.server().get("metrics?scope=application").body().lines()
+                .filter(line -> line.startsWith("hookstile_operator_auth_failures_total{"))
+                .filter(line -> line.contains("reason=\"invalid-token\""))
+                .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     private static java.util.function.Predicate<JsonObject> status(String status) {
