@@ -34,6 +34,8 @@ public class EventCounts {
 
     private static final String BOUNDED = """
             SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = ? AND status = ? LIMIT ?) bounded""";
+    private static final String NEWEST = """
+            SELECT received_at FROM received_event WHERE source = ? AND status = ? ORDER BY received_at DESC LIMIT 1""";
     /** Per status, so that each is one short walk of the index in received_at order. */
     private static final String OLDEST = """
             SELECT received_at FROM received_event WHERE source = ? AND status = ? ORDER BY received_at LIMIT 1""";
@@ -90,6 +92,78 @@ public class EventCounts {
                 }
             }
             return Optional.ofNullable(oldest);
+        });
+    }
+
+    /**
+     * How many events the query selects (its status, source, type, error and time range; not its cursor), at most
+     * {@code limit}: one bounded walk of an index ({@code received_event_by_source} with a source,
+     * {@code received_event_by_status} without).
+     */
+    public long matching(EventQuery query, int limit) {
+        var sql = new StringBuilder("SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE 1 = 1");
+        var parameters = new java.util.ArrayList<Object>();
+        if (query.status() != null) {
+            sql.append(" AND status = ?");
+            parameters.add(query.status().column());
+        }
+        if (query.source() != null) {
+            sql.append(" AND source = ?");
+            parameters.add(query.source());
+        }
+        if (query.type() != null) {
+            sql.append(query.typeExact() ? " AND type = ?" : " AND type LIKE ? ESCAPE '\\'");
+            parameters.add(query.typeExact() ? query.type() : EventQuery.prefixPattern(query.type()));
+        }
+        if (query.error() != null) {
+            sql.append(" AND last_error = ?");
+            parameters.add(query.error());
+        }
+        if (query.eventId() != null) {
+            sql.append(" AND event_id = ?");
+            parameters.add(query.eventId());
+        }
+        if (query.since() != null) {
+            sql.append(" AND received_at >= ?");
+            parameters.add(Timestamp.from(query.since()));
+        }
+        if (query.until() != null) {
+            sql.append(" AND received_at < ?");
+            parameters.add(Timestamp.from(query.until()));
+        }
+        sql.append(" LIMIT ?) bounded");
+        parameters.add(limit);
+        return inConnection(connection -> {
+            try (PreparedStatement count = connection.prepareStatement(sql.toString())) {
+                count.setQueryTimeout(TIMEOUT_SECONDS);
+                for (int i = 0; i < parameters.size(); i++) {
+                    count.setObject(i + 1, parameters.get(i));
+                }
+                try (ResultSet row = count.executeQuery()) {
+                    row.next();
+                    return row.getLong(1);
+                }
+            }
+        });
+    }
+
+    /** When the source's newest recorded event was received: one index probe per status. */
+    public Optional<Instant> newest(String source) {
+        return inConnection(connection -> {
+            Instant newest = null;
+            try (PreparedStatement query = connection.prepareStatement(NEWEST)) {
+                query.setQueryTimeout(TIMEOUT_SECONDS);
+                for (EventStatus status : EventStatus.values()) {
+                    query.setString(1, source);
+                    query.setString(2, status.column());
+                    try (ResultSet row = query.executeQuery()) {
+                        if (row.next() && (newest == null || row.getTimestamp(1).toInstant().isAfter(newest))) {
+                            newest = row.getTimestamp(1).toInstant();
+                        }
+                    }
+                }
+            }
+            return Optional.ofNullable(newest);
         });
     }
 

@@ -11,10 +11,15 @@ import java.util.Base64;
  * A filter over recorded events, newest first, with a keyset cursor: {@code after} is the opaque position of the
  * last event of the previous page, so paging stays correct and cheap while events keep arriving.
  *
- * @param limit at most this many events, 1 to 500
+ * @param type      a prefix of the type ({@code invoice.} selects {@code invoice.paid}), or the type itself when
+ *                  {@code typeExact}
+ * @param limit     at most this many events, 1 to 500
+ * @param typeExact {@code type} is the whole type, not a prefix
+ * @param error     the last error, exactly (a dead group's)
+ * @param eventId   the event id, exactly: read by primary key, with or without a source
  */
 public record EventQuery(String source, EventStatus status, String type, Instant since, Instant until,
-                         Position after, int limit) {
+                         Position after, int limit, boolean typeExact, String error, String eventId) {
 
     public static final int MAX_LIMIT = 500;
 
@@ -24,8 +29,18 @@ public record EventQuery(String source, EventStatus status, String type, Instant
         }
     }
 
+    public EventQuery(String source, EventStatus status, String type, Instant since, Instant until, Position after,
+                      int limit) {
+        this(source, status, type, since, until, after, limit, false, null, null);
+    }
+
     public EventQuery after(Position position) {
-        return new EventQuery(source, status, type, since, until, position, limit);
+        return new EventQuery(source, status, type, since, until, position, limit, typeExact, error, eventId);
+    }
+
+    /** The type as a {@code LIKE} pattern matching it as a prefix: its own {@code %}, {@code _} and {@code \} escaped. */
+    public static String prefixPattern(String type) {
+        return type.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
     }
 
     /** Where a page ended, in the list's order. */

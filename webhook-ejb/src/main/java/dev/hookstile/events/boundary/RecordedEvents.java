@@ -2,12 +2,15 @@ package dev.hookstile.events.boundary;
 
 import dev.hookstile.events.entity.EventAttempt;
 import dev.hookstile.events.entity.ReceivedEvent;
+import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.TypedQuery;
 
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,7 +21,14 @@ public class RecordedEvents {
     @Inject
     EntityManager em;
 
-    /** One page, newest first; at most {@code query.limit()} events. */
+    @Inject
+    Sources sources;
+
+    /**
+     * One page, newest first; at most {@code query.limit()} events. An event id without a source is looked up under
+     * every configured source (and {@code _unreadable}): one primary-key probe each, where a condition on the id alone
+     * would read the whole table (the key leads with the source).
+     */
     public List<EventSummary> list(EventQuery query) {
         var jpql = new StringBuilder("""
                 SELECT NEW dev.hookstile.events.boundary.EventSummary(e.source, e.eventId, e.provider, e.type,
@@ -31,7 +41,16 @@ public class RecordedEvents {
             jpql.append(" AND e.status = :status");
         }
         if (query.type() != null) {
-            jpql.append(" AND e.type = :type");
+            jpql.append(query.typeExact() ? " AND e.type = :type" : " AND e.type LIKE :type ESCAPE '\\'");
+        }
+        if (query.error() != null) {
+            jpql.append(" AND e.lastError = :error");
+        }
+        if (query.eventId() != null) {
+            jpql.append(" AND e.eventId = :eventId");
+            if (query.source() == null) {
+                jpql.append(" AND e.source IN :sources");
+            }
         }
         if (query.since() != null) {
             jpql.append(" AND e.receivedAt >= :since");
@@ -40,7 +59,9 @@ public class RecordedEvents {
             jpql.append(" AND e.receivedAt < :until");
         }
         if (query.after() != null) {
-            jpql.append(" AND (e.receivedAt < :t OR (e.receivedAt = :t AND (e.source < :s"
+            // The first condition says the same as the rest and is what bounds the walk of the index: without it
+            // PostgreSQL read every newer event to reach the page (430 ms two weeks deep at a million events).
+            jpql.append(" AND e.receivedAt <= :t AND (e.receivedAt < :t OR (e.receivedAt = :t AND (e.source < :s"
                     + " OR (e.source = :s AND e.eventId < :e))))");
         }
         jpql.append(" ORDER BY e.receivedAt DESC, e.source DESC, e.eventId DESC");
@@ -52,7 +73,19 @@ public class RecordedEvents {
             typed.setParameter("status", query.status());
         }
         if (query.type() != null) {
-            typed.setParameter("type", query.type());
+            typed.setParameter("type", query.typeExact() ? query.type() : EventQuery.prefixPattern(query.type()));
+        }
+        if (query.error() != null) {
+            typed.setParameter("error", query.error());
+        }
+        if (query.eventId() != null) {
+            typed.setParameter("eventId", query.eventId());
+            if (query.source() == null) {
+                List<String> names = new ArrayList<>();
+                sources.all().stream().map(Source::name).forEach(names::add);
+                names.add(ReceivedEvent.UNREADABLE_SOURCE);
+                typed.setParameter("sources", names);
+            }
         }
         if (query.since() != null) {
             typed.setParameter("since", query.since().atOffset(ZoneOffset.UTC));

@@ -24,7 +24,6 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -50,26 +49,29 @@ public class IngestBuckets {
      * {@code MERGE}, which is safe here because only this instance writes rows with its own instance column.
      */
     static final String UPSERT_POSTGRES = """
-            INSERT INTO ingest_bucket (bucket_start, source, instance, accepted, duplicate, rejected, last_event_at)
+            INSERT INTO %1$s (%2$s, source, instance, accepted, duplicate, rejected, last_event_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (bucket_start, source, instance) DO UPDATE SET
-                accepted = ingest_bucket.accepted + EXCLUDED.accepted,
-                duplicate = ingest_bucket.duplicate + EXCLUDED.duplicate,
-                rejected = ingest_bucket.rejected + EXCLUDED.rejected,
-                last_event_at = GREATEST(ingest_bucket.last_event_at, EXCLUDED.last_event_at)""";
+            ON CONFLICT (%2$s, source, instance) DO UPDATE SET
+                accepted = %1$s.accepted + EXCLUDED.accepted,
+                duplicate = %1$s.duplicate + EXCLUDED.duplicate,
+                rejected = %1$s.rejected + EXCLUDED.rejected,
+                last_event_at = GREATEST(%1$s.last_event_at, EXCLUDED.last_event_at)""";
     static final String UPSERT_H2 = """
-            MERGE INTO ingest_bucket t
-            USING (SELECT CAST(? AS TIMESTAMP WITH TIME ZONE) bucket_start, CAST(? AS VARCHAR(63)) source,
+            MERGE INTO %1$s t
+            USING (SELECT CAST(? AS TIMESTAMP WITH TIME ZONE) %2$s, CAST(? AS VARCHAR(63)) source,
                           CAST(? AS VARCHAR(64)) instance, CAST(? AS BIGINT) accepted, CAST(? AS BIGINT) duplicate,
                           CAST(? AS BIGINT) rejected, CAST(? AS TIMESTAMP WITH TIME ZONE) last_event_at) s
-            ON t.bucket_start = s.bucket_start AND t.source = s.source AND t.instance = s.instance
+            ON t.%2$s = s.%2$s AND t.source = s.source AND t.instance = s.instance
             WHEN MATCHED THEN UPDATE SET accepted = t.accepted + s.accepted, duplicate = t.duplicate + s.duplicate,
                 rejected = t.rejected + s.rejected,
                 last_event_at = CASE WHEN t.last_event_at IS NULL OR s.last_event_at > t.last_event_at
                                      THEN s.last_event_at ELSE t.last_event_at END
-            WHEN NOT MATCHED THEN INSERT (bucket_start, source, instance, accepted, duplicate, rejected, last_event_at)
-                VALUES (s.bucket_start, s.source, s.instance, s.accepted, s.duplicate, s.rejected, s.last_event_at)""";
+            WHEN NOT MATCHED THEN INSERT (%2$s, source, instance, accepted, duplicate, rejected, last_event_at)
+                VALUES (s.%2$s, s.source, s.instance, s.accepted, s.duplicate, s.rejected, s.last_event_at)""";
     static final String DELETE_OLD = "DELETE FROM ingest_bucket WHERE bucket_start < ?";
+    static final String DELETE_OLD_HOURS = "DELETE FROM ingest_hour WHERE hour_start < ?";
+    /** An hour in epoch milliseconds. */
+    public static final long HOUR_MILLIS = Duration.ofHours(1).toMillis();
 
     @Inject
     @ConfigProperty(name = "hookstile.overview.flush-seconds", defaultValue = "5")
@@ -88,7 +90,11 @@ public class IngestBuckets {
     @Resource
     TimerService timers;
 
-    /** This instance's rows: several instances on one database each add their own, and the overview sums them. */
+    /**
+     * This instance's rows: several instances on one database each add their own, and the overview sums them. The
+     * host name, so that a restarted instance adds to its rows rather than starting new ones (the overview's reads
+     * grow with the rows); instances sharing a host share rows, which the upsert adds to atomically.
+     */
     private final String instance = instanceName();
     private long lastDelete;
     private boolean wasFailing;
@@ -109,9 +115,11 @@ public class IngestBuckets {
         try (Connection connection = dataSource.getConnection()) {
             write(connection, deltas, instance);
             if (now - lastDelete > DELETE_EVERY.toMillis()) {
-                try (PreparedStatement delete = connection.prepareStatement(DELETE_OLD)) {
-                    delete.setTimestamp(1, new Timestamp(now - KEEP.toMillis()));
-                    delete.executeUpdate();
+                for (String sql : new String[]{DELETE_OLD, DELETE_OLD_HOURS}) {
+                    try (PreparedStatement delete = connection.prepareStatement(sql)) {
+                        delete.setTimestamp(1, new Timestamp(now - KEEP.toMillis()));
+                        delete.executeUpdate();
+                    }
                 }
                 lastDelete = now;
             }
@@ -132,17 +140,39 @@ public class IngestBuckets {
         flush();
     }
 
-    /** Adds the deltas to this instance's buckets, in one transaction. */
+    /**
+     * Adds the deltas to this instance's ten-second buckets and to its hourly ones, in one transaction: the two
+     * tables always agree.
+     */
     static void write(Connection connection, List<Tally.Delta> deltas, String instance) throws SQLException {
         if (deltas.isEmpty()) {
             return;
         }
         boolean postgres = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT)
                 .contains("postgres");
+        String upsert = postgres ? UPSERT_POSTGRES : UPSERT_H2;
+        List<Tally.Delta> buckets = Tally.merged(deltas);
+        List<Tally.Delta> hours = Tally.merged(deltas.stream().map(d -> new Tally.Delta(
+                Math.floorDiv(d.bucketStart(), HOUR_MILLIS) * HOUR_MILLIS, d.source(), d.accepted(), d.duplicate(),
+                d.rejected(), d.lastEventAt())).toList());
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
-        try (PreparedStatement upsert = connection.prepareStatement(postgres ? UPSERT_POSTGRES : UPSERT_H2)) {
-            for (Tally.Delta delta : Tally.merged(deltas)) {
+        try {
+            upsert(connection, upsert.formatted("ingest_bucket", "bucket_start"), buckets, instance);
+            upsert(connection, upsert.formatted("ingest_hour", "hour_start"), hours, instance);
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    private static void upsert(Connection connection, String sql, List<Tally.Delta> deltas, String instance)
+            throws SQLException {
+        try (PreparedStatement upsert = connection.prepareStatement(sql)) {
+            for (Tally.Delta delta : deltas) {
                 upsert.setTimestamp(1, new Timestamp(delta.bucketStart()));
                 upsert.setString(2, delta.source());
                 upsert.setString(3, instance);
@@ -153,12 +183,6 @@ public class IngestBuckets {
                 upsert.addBatch();
             }
             upsert.executeBatch();
-            connection.commit();
-        } catch (SQLException | RuntimeException e) {
-            connection.rollback();
-            throw e;
-        } finally {
-            connection.setAutoCommit(autoCommit);
         }
     }
 
@@ -169,7 +193,6 @@ public class IngestBuckets {
         } catch (Exception e) {
             host = "instance";
         }
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        return (host.length() > 55 ? host.substring(0, 55) : host) + "-" + suffix;
+        return host.length() > 64 ? host.substring(0, 64) : host;
     }
 }

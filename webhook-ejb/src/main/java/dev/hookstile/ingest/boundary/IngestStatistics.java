@@ -30,17 +30,11 @@ public class IngestStatistics {
 
     private static final int TIMEOUT_SECONDS = 5;
     private static final String TOTALS = """
-            SELECT source,
-                   SUM(CASE WHEN bucket_start >= ? THEN accepted ELSE 0 END),
-                   SUM(CASE WHEN bucket_start >= ? THEN duplicate ELSE 0 END),
-                   SUM(CASE WHEN bucket_start >= ? THEN rejected ELSE 0 END),
-                   SUM(accepted), SUM(duplicate), SUM(rejected), MAX(last_event_at)
-            FROM ingest_bucket WHERE bucket_start >= ? GROUP BY source""";
+            SELECT source, SUM(accepted), SUM(duplicate), SUM(rejected), MAX(last_event_at) FROM %s
+            WHERE %s >= ? AND %s < ? GROUP BY source""";
     private static final String SERIES = """
             SELECT bucket_start, SUM(accepted), SUM(duplicate), SUM(rejected) FROM ingest_bucket
             WHERE bucket_start >= ? AND bucket_start < ?""";
-    private static final String LAST_EVENT = """
-            SELECT source, MAX(last_event_at) FROM ingest_bucket WHERE bucket_start >= ? GROUP BY source""";
 
     @Inject
     DeliveryMetrics metrics;
@@ -59,45 +53,29 @@ public class IngestStatistics {
 
     /**
      * A source's counts: the last hour and day are the buckets from the one holding now minus an hour (a day) to
-     * the current one; {@code lastEventAt} the newest event accepted within the buckets kept (two days), or null.
+     * the current one; {@code lastEventAt} the newest event accepted within the last day, or null.
      */
     public record SourceTotals(Totals lastHour, Totals lastDay, Instant lastEventAt) {
     }
 
-    /** Every source with counts in the last day, by name (including {@code DeliveryMetrics.OTHER}). */
+    /**
+     * Every source with counts in the last day, by name (including {@code DeliveryMetrics.OTHER}). The hour is the
+     * ten-second buckets since the one holding now minus an hour; the day the hourly buckets after the one holding
+     * now minus a day, and the ten-second buckets of that first, partial hour: a day to ten seconds, reading at most
+     * a few hundred rows per source and instance.
+     */
     public Map<String, SourceTotals> bySource(long nowMillis) {
         long hour = Tally.bucketOf(nowMillis - Duration.ofHours(1).toMillis());
         long day = Tally.bucketOf(nowMillis - Duration.ofDays(1).toMillis());
+        long firstFullHour = Math.floorDiv(day + IngestBuckets.HOUR_MILLIS - 1, IngestBuckets.HOUR_MILLIS)
+                * IngestBuckets.HOUR_MILLIS;
+        // Later than any bucket, with room for instances whose clocks run ahead.
+        long end = nowMillis + Duration.ofDays(1).toMillis();
         Map<String, long[]> sums = new HashMap<>();
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement query = connection.prepareStatement(TOTALS)) {
-            query.setQueryTimeout(TIMEOUT_SECONDS);
-            Timestamp hourStart = new Timestamp(hour);
-            query.setTimestamp(1, hourStart);
-            query.setTimestamp(2, hourStart);
-            query.setTimestamp(3, hourStart);
-            query.setTimestamp(4, new Timestamp(day));
-            try (ResultSet row = query.executeQuery()) {
-                while (row.next()) {
-                    Timestamp last = row.getTimestamp(8);
-                    sums.put(row.getString(1), new long[]{row.getLong(2), row.getLong(3), row.getLong(4),
-                            row.getLong(5), row.getLong(6), row.getLong(7), last == null ? 0 : last.getTime()});
-                }
-            }
-            // An event older than a day is still "the last event" within the two days kept.
-            try (PreparedStatement older = connection.prepareStatement(LAST_EVENT)) {
-                older.setQueryTimeout(TIMEOUT_SECONDS);
-                older.setTimestamp(1, new Timestamp(nowMillis - IngestBuckets.KEEP.toMillis()));
-                try (ResultSet row = older.executeQuery()) {
-                    while (row.next()) {
-                        Timestamp last = row.getTimestamp(2);
-                        if (last != null) {
-                            long[] s = sums.computeIfAbsent(row.getString(1), k -> new long[7]);
-                            s[6] = Math.max(s[6], last.getTime());
-                        }
-                    }
-                }
-            }
+        try (Connection connection = dataSource.getConnection()) {
+            add(connection, "ingest_bucket", "bucket_start", hour, end, sums, 0);
+            add(connection, "ingest_bucket", "bucket_start", day, firstFullHour, sums, 3);
+            add(connection, "ingest_hour", "hour_start", firstFullHour, end, sums, 3);
         } catch (SQLException e) {
             throw new PersistenceException(e.getMessage(), e);
         }
@@ -119,6 +97,31 @@ public class IngestStatistics {
         sums.forEach((source, s) -> totals.put(source, new SourceTotals(new Totals(s[0], s[1], s[2]),
                 new Totals(s[3], s[4], s[5]), s[6] == 0 ? null : Instant.ofEpochMilli(s[6]))));
         return totals;
+    }
+
+    /** Adds the sums of {@code [from, to)} of a table by source to {@code sums} from index {@code at} on. */
+    private static void add(Connection connection, String table, String column, long from, long to,
+                            Map<String, long[]> sums, int at) throws SQLException {
+        if (from >= to) {
+            return;
+        }
+        try (PreparedStatement query = connection.prepareStatement(TOTALS.formatted(table, column, column))) {
+            query.setQueryTimeout(TIMEOUT_SECONDS);
+            query.setTimestamp(1, new Timestamp(from));
+            query.setTimestamp(2, new Timestamp(to));
+            try (ResultSet row = query.executeQuery()) {
+                while (row.next()) {
+                    long[] s = sums.computeIfAbsent(row.getString(1), k -> new long[7]);
+                    s[at] += row.getLong(2);
+                    s[at + 1] += row.getLong(3);
+                    s[at + 2] += row.getLong(4);
+                    Timestamp last = row.getTimestamp(5);
+                    if (last != null) {
+                        s[6] = Math.max(s[6], last.getTime());
+                    }
+                }
+            }
+        }
     }
 
     /** The last 15 minutes of {@code source}, or of every source (refusals for no source included) when null. */

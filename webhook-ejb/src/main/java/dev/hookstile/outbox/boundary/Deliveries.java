@@ -83,6 +83,23 @@ public class Deliveries {
         return find(id).isPresent() ? Replay.ALREADY_PENDING : Replay.NOT_FOUND;
     }
 
+    /**
+     * How many of a source's forwardings to a destination are in a status ({@code pending}, {@code dead}), at most
+     * {@code limit}: a bounded walk of the {@code (status, next_attempt_at)} index, never a count of the outbox.
+     */
+    public long count(String source, String destination, String status, int limit) {
+        try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(OutboxEntry.COUNT)) {
+            statement.setQueryTimeout(5);
+            bind(statement, status, source, destination, limit);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new EventClaim.ClaimFailure(e);
+        }
+    }
+
     private List<Delivery> select(String sql, Object... parameters) {
         try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(sql)) {
             bind(statement, parameters);

@@ -91,6 +91,10 @@ public class OutboxRelay {
 
     private DestinationBreakers breakers;
 
+    /** Where operators read the breakers, past this singleton's lock. */
+    @Inject
+    Breakers published;
+
     @Inject
     Sources sources;
 
@@ -107,6 +111,7 @@ public class OutboxRelay {
     void schedule() {
         breakers = new DestinationBreakers(Math.max(1, breakerFailures),
                 Duration.ofSeconds(Math.max(0, breakerOpenSeconds)));
+        published.use(breakers);
         // Always, not only with a configured destination: any handler may post effects.
         if (intervalMillis <= 0) {
             return;

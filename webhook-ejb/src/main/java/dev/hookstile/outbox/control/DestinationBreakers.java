@@ -63,4 +63,19 @@ public final class DestinationBreakers {
     public int threshold() {
         return threshold;
     }
+
+    /** What operators see of a breaker. */
+    public enum Status { CLOSED, OPEN, HALF_OPEN }
+
+    /**
+     * Closed while requests go out (failures below the threshold included), open until its open time is over,
+     * then half-open: the next request is the trial.
+     */
+    public Status status(String destination, Instant now) {
+        State current = states.get(destination);
+        if (current == null || current.openUntil() == null) {
+            return Status.CLOSED;
+        }
+        return now.isBefore(current.openUntil()) ? Status.OPEN : Status.HALF_OPEN;
+    }
 }

@@ -52,6 +52,10 @@ public final class OutboxEntry {
     public static final String BURY = "UPDATE outbox SET status = 'dead', attempts = attempts + 1, last_error = ? WHERE id = ?";
 
     /** Deliveries for operators, with their event's type (gone once retention deleted the event). */
+    /** A source's forwardings to one destination in one status, bounded (the last parameter). */
+    public static final String COUNT = """
+            SELECT COUNT(*) FROM (SELECT 1 FROM outbox WHERE status = ? AND source = ? AND destination = ? AND effect = 0
+                                  LIMIT ?) bounded""";
     public static final String LIST = """
             SELECT o.id, o.source, o.event_id, e.type, o.destination, o.status, o.attempts, o.created_at,
                    o.next_attempt_at, o.delivered_at, o.last_error, o.effect

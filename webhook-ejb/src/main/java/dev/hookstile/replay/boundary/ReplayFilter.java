@@ -1,5 +1,6 @@
 package dev.hookstile.replay.boundary;
 
+import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.events.entity.EventStatus;
 import jakarta.json.Json;
 
@@ -7,12 +8,28 @@ import java.time.Instant;
 
 /**
  * Which recorded events a bulk replay queues again: all of one status ({@code dead} unless said otherwise),
- * optionally of one source and type, received in {@code [since, until)}.
+ * optionally of one source, of a type (a prefix, or exactly with {@code typeExact}), with one last error exactly (a
+ * dead group's), received in {@code [since, until)}.
  */
-public record ReplayFilter(String source, EventStatus status, String type, Instant since, Instant until) {
+public record ReplayFilter(String source, EventStatus status, String type, Instant since, Instant until,
+                           boolean typeExact, String error) {
 
     public ReplayFilter {
         status = status == null ? EventStatus.DEAD : status;
+    }
+
+    public ReplayFilter(String source, EventStatus status, String type, Instant since, Instant until) {
+        this(source, status, type, since, until, false, null);
+    }
+
+    /** The same filter up to {@code until}. */
+    public ReplayFilter until(Instant until) {
+        return new ReplayFilter(source, status, type, since, until, typeExact, error);
+    }
+
+    /** The events it selects, as a query of {@code limit} a page. */
+    public EventQuery query(int limit) {
+        return new EventQuery(source, status, type, since, until, null, limit, typeExact, error, null);
     }
 
     /** A canonical form: the same filter always gives the same text, for the job's idempotency key. */
@@ -29,6 +46,13 @@ public record ReplayFilter(String source, EventStatus status, String type, Insta
         }
         if (until != null) {
             json.add("until", until.toString());
+        }
+        // Only when set: a filter without them keeps the text, and so the job key, it had before they existed.
+        if (typeExact) {
+            json.add("typeExact", true);
+        }
+        if (error != null) {
+            json.add("error", error);
         }
         return json.build().toString();
     }

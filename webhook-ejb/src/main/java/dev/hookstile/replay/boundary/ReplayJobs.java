@@ -1,5 +1,6 @@
 package dev.hookstile.replay.boundary;
 
+import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.events.boundary.EventSummary;
 import dev.hookstile.events.boundary.RecordedEvents;
@@ -55,6 +56,9 @@ public class ReplayJobs {
     @Inject
     ReplayJobRecords records;
 
+    @Inject
+    EventCounts counts;
+
     @Resource
     ManagedExecutorService executor;
 
@@ -64,9 +68,7 @@ public class ReplayJobs {
     /** The job for this filter and request id: a new one, running, or the one an earlier identical call started. */
     @Transactional
     public ReplayJob start(ReplayFilter filter, String requestId) {
-        ReplayFilter bounded = filter.until() == null
-                ? new ReplayFilter(filter.source(), filter.status(), filter.type(), filter.since(), Instant.now())
-                : filter;
+        ReplayFilter bounded = filter.until() == null ? filter.until(Instant.now()) : filter;
         String key = requestKey(filter, requestId);
         String id = UUID.randomUUID().toString();
         int created = em.createNamedQuery(ReplayJob.CREATE)
@@ -100,6 +102,28 @@ public class ReplayJobs {
         return Optional.ofNullable(em.find(ReplayJob.class, id));
     }
 
+    /** The most events {@link #preview} counts. */
+    public static final int PREVIEW_LIMIT = 100_000;
+
+    /** How many events a replay with this filter would select now, at most {@link #PREVIEW_LIMIT}. */
+    public long preview(ReplayFilter filter) {
+        return counts.matching(filter.query(1), PREVIEW_LIMIT);
+    }
+
+    /** What cancelling a job did. */
+    public enum Cancel { CANCELLED, FINISHED, NOT_FOUND }
+
+    /**
+     * Stops a running job: it stops before its next page of events (the events queued until then stay queued), on
+     * whichever instance runs it.
+     */
+    public Cancel cancel(String id) {
+        if (records.cancel(id)) {
+            return Cancel.CANCELLED;
+        }
+        return find(id).isPresent() ? Cancel.FINISHED : Cancel.NOT_FOUND;
+    }
+
     /**
      * A job left running by a stopped instance will not finish: say so instead of showing it running forever. Once
      * the schema is there, at start-up.
@@ -116,8 +140,7 @@ public class ReplayJobs {
         int matched = 0;
         int queued = 0;
         try {
-            var query = new EventQuery(filter.source(), filter.status(), filter.type(), filter.since(), filter.until(),
-                    null, PAGE);
+            EventQuery query = filter.query(PAGE);
             List<EventSummary> page = events.list(query);
             while (!page.isEmpty()) {
                 for (EventSummary event : page) {
@@ -127,6 +150,11 @@ public class ReplayJobs {
                     }
                 }
                 records.progress(jobId, matched, queued);
+                if (records.cancelled(jobId)) {
+                    int done = matched;
+                    LOG.info(() -> "Replay job " + jobId + " cancelled after " + done + " events");
+                    return;
+                }
                 page = page.size() < PAGE ? List.of()
                         : events.list(query.after(EventQuery.Position.of(page.get(page.size() - 1))));
             }

@@ -20,7 +20,12 @@ import java.time.OffsetDateTime;
 @NamedNativeQuery(name = ReplayJob.PROGRESS, query = """
         UPDATE replay_job SET matched = ?1, queued = ?2 WHERE id = ?3""")
 @NamedNativeQuery(name = ReplayJob.FINISH, query = """
-        UPDATE replay_job SET status = ?1, matched = ?2, queued = ?3, finished_at = ?4, error = ?5 WHERE id = ?6""")
+        UPDATE replay_job SET status = ?1, matched = ?2, queued = ?3, finished_at = ?4, error = ?5
+        WHERE id = ?6 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
+@NamedNativeQuery(name = ReplayJob.CANCEL, query = """
+        UPDATE replay_job SET status = """ + ReplayJobStatus.CANCELLED_IN_SQL + """
+        , finished_at = ?1 WHERE id = ?2 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
+@NamedNativeQuery(name = ReplayJob.STATUS, query = "SELECT status FROM replay_job WHERE id = ?1")
 @NamedNativeQuery(name = ReplayJob.INTERRUPT, query = """
         UPDATE replay_job SET status = """ + ReplayJobStatus.INTERRUPTED_IN_SQL + """
         , finished_at = ?1 WHERE status = """ + ReplayJobStatus.RUNNING_IN_SQL)
@@ -30,7 +35,11 @@ public class ReplayJob {
     /** Idempotent: a second request with the same key inserts nothing and finds the first job. */
     public static final String CREATE = "ReplayJob.create";
     public static final String PROGRESS = "ReplayJob.progress";
+    /** Only a running job finishes: one cancelled meanwhile stays cancelled. */
     public static final String FINISH = "ReplayJob.finish";
+    /** Stops a running job: it sees it between two pages and stops there. */
+    public static final String CANCEL = "ReplayJob.cancel";
+    public static final String STATUS = "ReplayJob.status";
     /** At start-up: a job that was running when the instance stopped will not continue by itself. */
     public static final String INTERRUPT = "ReplayJob.interrupt";
     public static final String BY_REQUEST = "ReplayJob.byRequest";

@@ -20,14 +20,16 @@ class IngestBucketsTest {
     private static final long T0 = 1_764_000_000_000L;
 
     @Test
-    void deltasAreAddedToTheInstancesRowsAndTheNewestEventIsKept() throws SQLException, IOException {
+    void deltasAreAddedToTheInstancesBucketsAndHoursAndTheNewestEventIsKept() throws SQLException, IOException {
         try (Connection h2 = DriverManager.getConnection(
                 "jdbc:h2:mem:buckets;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH")) {
             try (Statement ddl = h2.createStatement()) {
-                String migration = new String(IngestBucketsTest.class.getResourceAsStream(
-                        "/db/migration/V10__ingest_bucket.sql").readAllBytes(), StandardCharsets.UTF_8);
-                // The table only: the index is on received_event, which this test does not create.
-                ddl.execute(migration.substring(0, migration.indexOf(");") + 2));
+                for (String name : List.of("V10__ingest_bucket.sql", "V11__ingest_hour.sql")) {
+                    String migration = new String(IngestBucketsTest.class.getResourceAsStream(
+                            "/db/migration/" + name).readAllBytes(), StandardCharsets.UTF_8);
+                    // The table only: the indexes are on received_event, which this test does not create.
+                    ddl.execute(migration.substring(0, migration.indexOf(");") + 2));
+                }
             }
 
             IngestBuckets.write(h2, List.of(new Tally.Delta(T0, "gh", 2, 1, 0, T0 + 5),
@@ -35,12 +37,23 @@ class IngestBucketsTest {
             IngestBuckets.write(h2, List.of(new Tally.Delta(T0, "gh", 3, 0, 1, T0 + 2),
                     new Tally.Delta(T0, "pay", 1, 0, 0, T0 + 9)), "a");
             IngestBuckets.write(h2, List.of(new Tally.Delta(T0, "gh", 7, 0, 0, T0 + 1)), "b");
+            IngestBuckets.write(h2, List.of(new Tally.Delta(T0 + 10_000, "gh", 1, 0, 0, T0 + 10_001)), "b");
 
             try (Statement query = h2.createStatement();
                  ResultSet rows = query.executeQuery("SELECT source, instance, accepted, duplicate, rejected,"
-                         + " last_event_at FROM ingest_bucket ORDER BY source, instance")) {
+                         + " last_event_at FROM ingest_bucket ORDER BY source, instance, bucket_start")) {
                 assertRow(rows, "gh", "a", 5, 1, 1, T0 + 5);
                 assertRow(rows, "gh", "b", 7, 0, 0, T0 + 1);
+                assertRow(rows, "gh", "b", 1, 0, 0, T0 + 10_001);
+                assertRow(rows, "pay", "a", 1, 0, 1, T0 + 9);
+                assertEquals(false, rows.next());
+            }
+            try (Statement query = h2.createStatement();
+                 ResultSet rows = query.executeQuery("SELECT source, instance, accepted, duplicate, rejected,"
+                         + " last_event_at, hour_start FROM ingest_hour ORDER BY source, instance")) {
+                assertRow(rows, "gh", "a", 5, 1, 1, T0 + 5);
+                assertEquals(T0 - T0 % 3_600_000, rows.getTimestamp(7).getTime(), "the hour holding the buckets");
+                assertRow(rows, "gh", "b", 8, 0, 0, T0 + 10_001);
                 assertRow(rows, "pay", "a", 1, 0, 1, T0 + 9);
                 assertEquals(false, rows.next());
             }

@@ -51,4 +51,19 @@ class DestinationBreakersTest {
         breakers.answered(DOWN);
         assertNull(breakers.openUntil(DOWN, later), "the trial succeeded: closed");
     }
+
+    @Test
+    void operatorsSeeClosedThenOpenThenHalfOpenOnceTheOpenTimeIsOverAndClosedAfterAnAnswer() {
+        breakers.failed(DOWN, t0);
+        breakers.failed(DOWN, t0);
+        assertEquals(DestinationBreakers.Status.CLOSED, breakers.status(DOWN, t0), "failing, still tried");
+
+        breakers.failed(DOWN, t0);
+        assertEquals(DestinationBreakers.Status.OPEN, breakers.status(DOWN, t0.plusSeconds(29)));
+        assertEquals(DestinationBreakers.Status.HALF_OPEN, breakers.status(DOWN, t0.plusSeconds(30)));
+
+        breakers.answered(DOWN);
+        assertEquals(DestinationBreakers.Status.CLOSED, breakers.status(DOWN, t0.plusSeconds(31)));
+        assertEquals(DestinationBreakers.Status.CLOSED, breakers.status(UP, t0));
+    }
 }

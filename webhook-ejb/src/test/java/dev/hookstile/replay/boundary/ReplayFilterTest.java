@@ -41,4 +41,14 @@ class ReplayFilterTest {
         assertEquals("{\"status\":\"dead\",\"source\":\"gh\",\"since\":\"2026-11-23T08:00:00Z\"}",
                 new ReplayFilter("gh", null, null, SINCE, null).toJson());
     }
+
+    @Test
+    void aDeadGroupsFilterNamesItsExactTypeAndErrorAndIsAnotherJob() {
+        var group = new ReplayFilter("gh", null, "push", null, null, true, "TransientFailure: connection refused");
+
+        assertEquals("{\"status\":\"dead\",\"source\":\"gh\",\"type\":\"push\",\"typeExact\":true,"
+                + "\"error\":\"TransientFailure: connection refused\"}", group.toJson());
+        assertNotEquals(ReplayJobs.requestKey(group, "r-1"),
+                ReplayJobs.requestKey(new ReplayFilter("gh", null, "push", null, null), "r-1"));
+    }
 }

@@ -53,13 +53,16 @@ public class EventsResource {
     public Response list(@QueryParam("source") String source, @QueryParam("status") String status,
                          @QueryParam("type") String type, @QueryParam("since") String since,
                          @QueryParam("until") String until, @QueryParam("limit") String limit,
-                         @QueryParam("after") String after) {
+                         @QueryParam("after") String after, @QueryParam("eventId") String eventId) {
         EventQuery query;
         try {
+            // type is a prefix (type=invoice. lists invoice.paid and invoice.created); eventId is exact, found by
+            // primary key with or without a source.
             query = new EventQuery(QueryParameters.text("source", source, QueryParameters.MAX_SOURCE),
                     QueryParameters.status(status), QueryParameters.text("type", type, QueryParameters.MAX_TEXT),
                     QueryParameters.instant("since", since), QueryParameters.instant("until", until),
-                    position(after), QueryParameters.limit(limit, 50, EventQuery.MAX_LIMIT));
+                    position(after), QueryParameters.limit(limit, 50, EventQuery.MAX_LIMIT), false, null,
+                    exactId(eventId));
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/events").build();
         }
@@ -189,6 +192,18 @@ public class EventsResource {
         return Problems.of(404, "event-not-found", "Event not found",
                 "no event " + printable(eventId) + " is recorded for source " + printable(source),
                 "/api/events/" + source + "/" + eventId).build();
+    }
+
+    /** The event id as sent, not trimmed (an id may hold spaces at either end); {@code null} when absent or empty. */
+    private static String exactId(String eventId) {
+        if (eventId == null || eventId.isEmpty()) {
+            return null;
+        }
+        if (!QueryParameters.printable(eventId) || eventId.length() > QueryParameters.MAX_TEXT) {
+            throw new IllegalArgumentException("eventId must be 1 to " + QueryParameters.MAX_TEXT
+                    + " printable characters");
+        }
+        return eventId;
     }
 
     /** A cursor that decodes to a position the database can compare, or {@code null}. */

@@ -90,12 +90,23 @@ public class OverviewResource {
                     new Waiting(waiting.get(EventStatus.RECEIVED), waiting.get(EventStatus.RETRYING)),
                     waiting.get(EventStatus.DEAD), EventCounts.COUNT_LIMIT,
                     counts.oldestWaiting(source.name()).map(Instant::toString).orElse(null),
-                    sourceTotals == null || sourceTotals.lastEventAt() == null ? null
-                            : sourceTotals.lastEventAt().toString()));
+                    lastEvent(source.name(), sourceTotals)));
         }
         Series series = statistics.series(only, now);
         return Response.ok(new Overview(Instant.ofEpochMilli(now).toString(), health(), new Queue(null), views,
                 SeriesView.of(series))).build();
+    }
+
+    /**
+     * The newest of the last event ingest accepted within the day (counted even while it waits in the queue) and the
+     * newest event recorded (older ones, or accepted by an instance whose counts are not written yet).
+     */
+    private String lastEvent(String source, IngestStatistics.SourceTotals totals) {
+        Instant accepted = totals == null ? null : totals.lastEventAt();
+        Instant recorded = counts.newest(source).orElse(null);
+        Instant last = accepted == null ? recorded
+                : recorded == null || accepted.isAfter(recorded) ? accepted : recorded;
+        return last == null ? null : last.toString();
     }
 
     private Health health() {

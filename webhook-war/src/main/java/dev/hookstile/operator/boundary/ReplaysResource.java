@@ -42,34 +42,121 @@ public class ReplaysResource {
     public Response start(String body) {
         ReplayFilter filter;
         String requestId;
-        try (var reader = JSON.createReader(new StringReader(body == null ? "" : body))) {
-            JsonObject request = reader.readObject();
+        try {
+            JsonObject request = read(body);
             requestId = text(request, "requestId");
             if (requestId == null) {
                 throw new IllegalArgumentException("requestId is required: the same filter with the same requestId "
                         + "is the same job, so a retried call replays nothing twice");
             }
             requestId = QueryParameters.text("requestId", requestId, QueryParameters.MAX_TEXT);
-            filter = new ReplayFilter(
-                    QueryParameters.text("source", text(request, "source"), QueryParameters.MAX_SOURCE),
-                    QueryParameters.status(text(request, "status")),
-                    QueryParameters.text("type", text(request, "type"), QueryParameters.MAX_TEXT),
-                    QueryParameters.instant("since", text(request, "since")),
-                    QueryParameters.instant("until", text(request, "until")));
-            if (filter.status() != null && filter.status().open()) {
-                throw new IllegalArgumentException("status must be completed, ignored or dead: only a finished "
-                        + "event can be replayed");
-            }
+            filter = filter(request);
         } catch (JsonException | IllegalStateException e) {
-            return Problems.of(400, "invalid-request", "Invalid request", "the body must be a JSON object such as "
-                    + "{\"source\":\"gh\",\"status\":\"dead\",\"since\":\"...\",\"until\":\"...\",\"requestId\":\"...\"}",
-                    "/api/replays").build();
+            return notAFilter("/api/replays");
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-request", "Invalid request", e.getMessage(), "/api/replays").build();
         }
         ReplayJob job = jobs.start(filter, requestId);
         return Response.accepted(Progress.of(job))
                 .header("Location", "/api/replays/" + job.getId()).build();
+    }
+
+    /**
+     * {@code POST /api/replays/preview}: how many events {@code POST /api/replays} with this filter would select now,
+     * counted up to {@value ReplayJobs#PREVIEW_LIMIT} (a count equal to it means at least that many).
+     */
+    @POST
+    @Path("preview")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response preview(String body) {
+        ReplayFilter filter;
+        try {
+            filter = filter(read(body));
+        } catch (JsonException | IllegalStateException e) {
+            return notAFilter("/api/replays/preview");
+        } catch (IllegalArgumentException e) {
+            return Problems.of(400, "invalid-request", "Invalid request", e.getMessage(), "/api/replays/preview")
+                    .build();
+        }
+        return Response.ok(new Preview(jobs.preview(filter), ReplayJobs.PREVIEW_LIMIT)).build();
+    }
+
+    /** {@code POST /api/replays/{id}/cancel}: stops a running job before its next page of events. */
+    @POST
+    @Path("{id}/cancel")
+    public Response cancel(@PathParam("id") String id) {
+        String instance = "/api/replays/" + id + "/cancel";
+        if (!id.matches("[0-9a-f-]{36}")) {
+            return Problems.of(404, "replay-not-found", "Replay not found", "no replay job has this id", instance)
+                    .build();
+        }
+        return switch (jobs.cancel(id)) {
+            case CANCELLED -> Response.ok(Progress.of(jobs.find(id).orElseThrow())).build();
+            case FINISHED -> Problems.of(409, "replay-finished", "Replay finished",
+                    "the job is no longer running; nothing was cancelled", instance).build();
+            case NOT_FOUND -> Problems.of(404, "replay-not-found", "Replay not found", "no replay job " + id,
+                    instance).build();
+        };
+    }
+
+    /** The answer of a preview: how many events the replay would select, counted up to {@code countLimit}. */
+    @JsonbPropertyOrder({"matched", "countLimit"})
+    public record Preview(long matched, int countLimit) {
+    }
+
+    private static JsonObject read(String body) {
+        try (var reader = JSON.createReader(new StringReader(body == null ? "" : body))) {
+            return reader.readObject();
+        }
+    }
+
+    /** The filter fields of a replay request, checked: a malformed value is a 400 naming it. */
+    private static ReplayFilter filter(JsonObject request) {
+        JsonValue exact = request.get("typeExact");
+        if (exact != null && exact != JsonValue.NULL && exact != JsonValue.TRUE && exact != JsonValue.FALSE) {
+            throw new IllegalArgumentException("typeExact must be true or false");
+        }
+        String type = QueryParameters.text("type", text(request, "type"), QueryParameters.MAX_TEXT);
+        ReplayFilter filter = new ReplayFilter(
+                QueryParameters.text("source", text(request, "source"), QueryParameters.MAX_SOURCE),
+                QueryParameters.status(text(request, "status")), type,
+                QueryParameters.instant("since", text(request, "since")),
+                QueryParameters.instant("until", text(request, "until")),
+                exact == JsonValue.TRUE && type != null,
+                error(request));
+        if (filter.status() != null && filter.status().open()) {
+            throw new IllegalArgumentException("status must be completed, ignored or dead: only a finished "
+                    + "event can be replayed");
+        }
+        return filter;
+    }
+
+    /** As long as the column: a dead group's error is matched exactly. */
+    private static final int MAX_ERROR = 4000;
+
+    /**
+     * The last error to match, exactly as {@code /api/dead-groups} showed it: not trimmed, and line breaks allowed
+     * (an error message may hold them); only what no stored error can hold is refused.
+     */
+    private static String error(JsonObject request) {
+        JsonValue value = request.get("error");
+        if (value == null || value == JsonValue.NULL) {
+            return null;
+        }
+        if (value.getValueType() != JsonValue.ValueType.STRING) {
+            throw new IllegalArgumentException("error must be a string");
+        }
+        String error = request.getString("error");
+        if (error.isEmpty() || error.length() > MAX_ERROR || error.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("error must be 1 to " + MAX_ERROR + " characters, as a dead group shows it");
+        }
+        return error;
+    }
+
+    private static Response notAFilter(String instance) {
+        return Problems.of(400, "invalid-request", "Invalid request", "the body must be a JSON object such as "
+                + "{\"source\":\"gh\",\"status\":\"dead\",\"since\":\"...\",\"until\":\"...\",\"requestId\":\"...\"}",
+                instance).build();
     }
 
     @GET
