@@ -357,6 +357,18 @@ class ConsoleIT extends DeployedHookstile {
             browser.await("the page loaded", d -> browser.bodyText().contains("Loading") ? null : Boolean.TRUE);
             browser.screenshot("page-" + page.toLowerCase(Locale.ROOT).replace(' ', '-'));
         }
+        // What Sources shows is what the API says now, not an earlier answer (every event above has settled).
+        HttpResponse<String> sources = webhooks.send(webhooks.operator("api/sources").GET());
+        JsonObject itEvents = Webhooks.json(sources.body()).getJsonArray("sources").stream()
+                .map(jakarta.json.JsonValue::asJsonObject).filter(source -> "it".equals(source.getString("name")))
+                .findFirst().orElseThrow().getJsonObject("events");
+        String itCard = browser.region(webhooks.base() + "webhooks/it").text();
+        for (String status : List.of("completed", "dead")) {
+            assertTrue(itCard.contains(status + ": " + itEvents.getInt(status)),
+                    "Sources shows the source's " + status + " events as the API counts them now (" + itEvents + "): "
+                            + itCard);
+        }
+
         browser.link("Events").click();
         browser.heading("Events");
         browser.link(id).click();
