@@ -149,6 +149,39 @@ class ConsoleIT extends DeployedHookstile {
     }
 
     @Test
+    void aLinkOpenedSignedOutShowsItsViewOnceSignedIn() {
+        String deadId = "broken-" + run;
+        send("it", deadId, "console.link");
+        webhooks.awaitRecorded("it", deadId, status("dead"), PROCESSING);
+
+        browser.console("#/events?source=it&status=dead");
+        browser.type("Admin token", TOKEN).click("Sign in");
+
+        browser.heading("Events");
+        browser.awaitText(deadId);
+        assertEquals("it", browser.valueOf("Source"));
+        assertEquals("dead", browser.valueOf("Status"));
+    }
+
+    @Test
+    void slashJumpsToFindEventByIdWhichOpensTheEvent() {
+        String id = "find-" + run;
+        send("it", id, "console.find");
+        webhooks.awaitRecorded("it", id, completed(), PROCESSING);
+        signIn();
+
+        browser.driver().findElement(By.tagName("body")).sendKeys("/");
+        WebElement find = browser.field("Find event by id");
+        assertEquals(find, browser.driver().switchTo().activeElement(), "/ moved the focus to the search");
+        find.sendKeys(id + org.openqa.selenium.Keys.ENTER);
+
+        browser.await("the event found", d -> browser.currentUrl().contains("eventId=" + id) ? Boolean.TRUE : null);
+        browser.link(id).click();
+        browser.heading("Event");
+        browser.awaitText("console.find");
+    }
+
+    @Test
     void aHostileEventIsShownAsTextAndNothingInItRuns() {
         String id = "xss-" + run;
         String image = "<img src=x onerror=window.__xss=1>";
@@ -187,6 +220,10 @@ class ConsoleIT extends DeployedHookstile {
         browser.heading("Dead events");
         browser.awaitText(id);
         browser.link(id).click();
+        browser.heading("Event");
+        browser.awaitText("Status dead");
+        // A reload loses the page's memory, the anti-forgery token with it: the page must fetch it again.
+        browser.driver().navigate().refresh();
         browser.heading("Event");
         browser.awaitText("Status dead");
         browser.click("Replay");
