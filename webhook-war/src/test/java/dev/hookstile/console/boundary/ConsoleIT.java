@@ -20,9 +20,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -179,6 +183,51 @@ class ConsoleIT extends DeployedHookstile {
         browser.link(id).click();
         browser.heading("Event");
         browser.awaitText("console.find");
+    }
+
+    @Test
+    void timesAreShownInTheBrowsersZoneWithTheUtcInstantOnHover() {
+        String id = "zone-" + run;
+        send("it", id, "console.zone");
+        webhooks.awaitRecorded("it", id, completed(), PROCESSING);
+        // Half an hour off any whole-hour zone, so that a time shown in UTC cannot pass for it.
+        browser.driver().executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "Asia/Kolkata"));
+        try {
+            signIn();
+            browser.console("#/events/it/" + id);
+            browser.heading("Event");
+            WebElement received = browser.await("the receipt time", d -> d.findElements(By.xpath(
+                    "//*[normalize-space(.)='Received at']/following-sibling::*[1]//time")).stream().findFirst()
+                    .orElse(null));
+
+            Instant at = Instant.parse(received.getDomAttribute("datetime"));
+            String local = DateTimeFormatter.ofPattern("h:mm:ss", Locale.US).format(at.atZone(ZoneId.of("Asia/Kolkata")));
+            assertTrue(received.getText().contains(local), "shown in the browser's zone, " + local + ": "
+                    + received.getText());
+            assertTrue(received.getDomAttribute("title").startsWith(at.toString().replace(".000Z", "Z").substring(0, 19)),
+                    "the UTC instant on hover: " + received.getDomAttribute("title"));
+            assertTrue(received.getDomAttribute("title").contains("UTC"), received.getDomAttribute("title"));
+        } finally {
+            browser.driver().executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", ""));
+        }
+    }
+
+    @Test
+    void theConsoleFollowsTheSystemsDarkScheme() {
+        signIn();
+        String light = (String) browser.script("return getComputedStyle(document.body).backgroundColor;");
+        browser.driver().executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features",
+                List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        try {
+            browser.await("a dark background", d -> luminance((String) browser.script(
+                    "return getComputedStyle(document.body).backgroundColor;")) < 0.3 ? Boolean.TRUE : null);
+            assertTrue(luminance(light) > 0.7, "light by default: " + light);
+            browser.await("the overview loaded, its chart drawn", d -> !browser.bodyText().contains("Loading")
+                    && !d.findElements(By.tagName("canvas")).isEmpty() ? Boolean.TRUE : null);
+            browser.screenshot("page-overview-dark");
+        } finally {
+            browser.driver().executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+        }
     }
 
     @Test
@@ -341,15 +390,24 @@ class ConsoleIT extends DeployedHookstile {
 
     @Test
     void anUnreachableApiShowsABannerNotABlankPageAndRetryRecovers() {
+        String id = "offline-" + run;
+        send("it", id, "console.offline");
+        webhooks.awaitRecorded("it", id, completed(), PROCESSING);
         signIn();
+        // Events once (it learns the source names), then Sources, settled: going back to Events offline makes no
+        // call but the list's own.
         browser.link("Events").click();
         browser.heading("Events");
+        browser.choose("Source", "it");
+        browser.link("Sources").click();
+        browser.heading("Sources");
+        browser.awaitText("standard-webhooks");
 
         browser.driver().setNetworkConditions(offline());
         try {
-            browser.link("Sources").click();
+            browser.link("Events").click();
             browser.awaitText("cannot be reached");
-            browser.heading("Sources");
+            browser.heading("Events");
             browser.screenshot("unreachable");
         } finally {
             browser.driver().deleteNetworkConditions();
@@ -358,7 +416,7 @@ class ConsoleIT extends DeployedHookstile {
         browser.click("Retry");
 
         browser.awaitNoText("cannot be reached");
-        browser.awaitText("standard-webhooks");
+        browser.awaitText(id);
     }
 
     @Test
@@ -453,6 +511,14 @@ class ConsoleIT extends DeployedHookstile {
     /** An operator API call with no credentials of its own: the test adds the cookie or not. */
     private HttpRequest.Builder api(String path) {
         return HttpRequest.newBuilder(URI.create(webhooks.base() + path)).timeout(Duration.ofSeconds(30));
+    }
+
+    /** Relative luminance, 0 (black) to 1 (white), of a computed CSS colour such as {@code rgb(18, 18, 18)}. */
+    private static double luminance(String color) {
+        var matcher = Pattern.compile("(\\d+(?:\\.\\d+)?)\\D+(\\d+(?:\\.\\d+)?)\\D+(\\d+(?:\\.\\d+)?)").matcher(color);
+        assertTrue(matcher.find(), "a colour: " + color);
+        return (0.2126 * Double.parseDouble(matcher.group(1)) + 0.7152 * Double.parseDouble(matcher.group(2))
+                + 0.0722 * Double.parseDouble(matcher.group(3))) / 255;
     }
 
     private static org.openqa.selenium.chromium.ChromiumNetworkConditions offline() {
