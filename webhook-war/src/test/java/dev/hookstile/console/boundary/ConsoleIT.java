@@ -420,6 +420,44 @@ class ConsoleIT extends DeployedHookstile {
     }
 
     @Test
+    void aFailingSourceListIsNotAskedForAgainAndAgain() {
+        // Counts the console's calls for the source names; only /api/sources fails, as a proxy refusing it would.
+        browser.driver().executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", """
+                window.__sourceCalls = 0;
+                const original = window.fetch;
+                window.fetch = function (input, init) {
+                    if (String(input && input.url || input).includes('/api/sources')) window.__sourceCalls++;
+                    return original.apply(this, arguments);
+                };"""));
+        signIn();
+        browser.driver().executeCdpCommand("Network.enable", Map.of());
+        browser.driver().executeCdpCommand("Network.setBlockedURLs", Map.of("urls", List.of("*/api/sources*")));
+        try {
+            browser.console("#/events");
+            browser.heading("Events");
+            browser.awaitText("cannot be reached");
+            long before = (Long) browser.script("return window.__sourceCalls;");
+            long start = System.nanoTime();
+            long calls;
+            try {
+                calls = browser.await("ten more calls", Duration.ofSeconds(2), d -> {
+                    long n = (Long) browser.script("return window.__sourceCalls;") - before;
+                    return n >= 10 ? n : null;
+                });
+            } catch (AssertionError expected) {
+                calls = (Long) browser.script("return window.__sourceCalls;") - before;
+            }
+            long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            assertTrue(calls < 10, "once the banner showed, the console asked for /api/sources " + calls
+                    + " more times in " + millis + " ms while it failed, with no pause between tries");
+        } finally {
+            browser.driver().executeCdpCommand("Network.setBlockedURLs", Map.of("urls", List.of()));
+            browser.driver().executeCdpCommand("Network.disable", Map.of());
+            browser.forgetProblems();
+        }
+    }
+
+    @Test
     void signingOutEndsTheSessionOnTheServer() {
         signIn();
         String cookie = SESSION_COOKIE + "=" + sessionCookie().getValue();
