@@ -94,6 +94,9 @@ table() {
     {
         list "$war" "WAR" 'WEB-INF/lib/*.jar'
         list "$ear" "EAR" 'lib/*.jar'
+        # The console's WebJars sit in the EAR's web module (WEB-INF/lib, where the container serves them from).
+        unzip -p "$ear" webhook-war.war > "$work/ear-web-module.war"
+        list "$work/ear-web-module.war" "EAR" 'WEB-INF/lib/*.jar'
         list "$rar" "RAR" '*.jar'
     } | awk -F '\t' '
         # The same jar (by digest) in several archives is one component. Without Maven coordinates of its own, its

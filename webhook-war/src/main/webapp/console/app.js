@@ -1,6 +1,6 @@
 import { html, render, useEffect, useRef, useState } from './lib.js';
 import { api, ApiError, refreshSession, setCsrfToken } from './api.js';
-import { store, useStore } from './store.js';
+import { activity, store, useStore } from './store.js';
 import { go, href, useRoute } from './router.js';
 import { T } from './text.js';
 import { Overview } from './pages/overview.js';
@@ -203,7 +203,13 @@ function App() {
             }
         };
         document.addEventListener('keydown', key);
-        return () => document.removeEventListener('keydown', key);
+        const seen = () => activity.seen();
+        const kinds = ['keydown', 'pointerdown', 'pointermove', 'wheel', 'focusin'];
+        kinds.forEach((kind) => document.addEventListener(kind, seen, { passive: true }));
+        return () => {
+            document.removeEventListener('keydown', key);
+            kinds.forEach((kind) => document.removeEventListener(kind, seen));
+        };
     }, []);
     let body;
     if (state.auth === 'unknown') {

@@ -31,12 +31,12 @@ export function useLoad(loader, deps) {
  * A keyset-paginated list (`next` cursors), newest first: the first page for these filters, then "Load more"
  * appends the following page. Cursors keep pages stable while new events arrive.
  */
-export function usePages(path, itemsKey, query, keep = () => true) {
+export function usePages(path, itemsKey, query, keep = () => true, version = 0) {
     const key = JSON.stringify(query);
     const [state, setState] = useLoad(async (signal) => {
         const page = await api(path, { query, signal });
         return { items: (page[itemsKey] || []).filter(keep), next: page.next || null };
-    }, [path, key]);
+    }, [path, key, version]);
     const [more, setMore] = useState({ loading: false, error: null });
     const loadMore = useCallback(async () => {
         if (!state.data || !state.data.next) return;

@@ -52,6 +52,8 @@ function follow(id) {
             update(id, { job, error: null });
             if (job.status !== 'running') {
                 polling.delete(id);
+                // The pages that list dead events load again: what the job replayed is no longer dead.
+                store.set({ replayed: store.get().replayed + 1 });
                 return;
             }
         } catch (e) {
@@ -151,6 +153,7 @@ function Job({ entry }) {
         try {
             const answer = await api(`replays/${enc(entry.id)}/cancel`, { method: 'POST' });
             update(entry.id, { job: { ...job, ...answer }, error: null });
+            store.set({ replayed: store.get().replayed + 1 });
         } catch (e) {
             if (e instanceof ApiError && e.status === 409) {
                 update(entry.id, { error: 'The job had finished already.' });
@@ -168,7 +171,7 @@ function Job({ entry }) {
             <span class="pct" aria-hidden="true">${pct} %</span>
             <${Status} value=${job.status || 'running'} />
         </div>
-        <p class="help" role="status">${count(job.matched)} of ${count(entry.total, entry.limit)} selected,
+        <p class="help" role="status">${count(job.matched)} of ${count(entry.total, entry.limit)} selected,${' '}
             ${count(job.queued)} queued again${typeof job.matched === 'number' && typeof job.queued === 'number'
                 && job.matched > job.queued ? ' (the others were queued or retrying already)' : ''}.
             ${job.error ? html`<span class="error">${T(job.error)}</span>` : null}

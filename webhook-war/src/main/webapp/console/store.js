@@ -9,6 +9,7 @@ let state = {
     refresh: 0,           // bumped by the banner's "Retry": pages reload their data
     sources: null,        // source names, for the filter forms
     jobs: [],             // bulk replays started from this page: {id, total, label, job, error}
+    replayed: 0,          // bumped when a bulk replay ends: the dead-event lists load again
 };
 const listeners = new Set();
 
@@ -25,6 +26,17 @@ export const store = {
         return () => listeners.delete(listener);
     },
 };
+
+// The operator's last keystroke, click or pointer move: live refreshes stop after a while without any, so that an
+// unattended console does not keep its session alive for ever (the server ends it after its idle timeout).
+let lastActivity = Date.now();
+export const activity = {
+    seen() {
+        lastActivity = Date.now();
+    },
+    idleMs: () => Date.now() - lastActivity,
+};
+export const LIVE_IDLE_LIMIT_MS = 10 * 60 * 1000;
 
 export function useStore() {
     const [current, setCurrent] = useState(store.get());

@@ -1,4 +1,5 @@
 import { html, useState } from '../lib.js';
+import { useStore } from '../store.js';
 import { api } from '../api.js';
 import { go, href } from '../router.js';
 import { T, Time, count, parseInstant } from '../text.js';
@@ -14,11 +15,12 @@ export function Dead({ params }) {
     const [draft, field] = useDraft(params, FILTERS);
     const filter = { status: 'dead' };
     for (const name of FILTERS) if (params.get(name)) filter[name] = params.get(name);
+    const { replayed } = useStore();
     const key = JSON.stringify(filter);
     const [groups] = useLoad((signal) => api('dead-groups', {
         query: { source: filter.source, since: filter.since, until: filter.until }, signal,
-    }), [key]);
-    const pages = usePages('events', 'events', { ...filter, limit: 25 });
+    }), [key, replayed]);
+    const pages = usePages('events', 'events', { ...filter, limit: 25 }, undefined, replayed);
     const apply = (event) => {
         event.preventDefault();
         go(href(['dead'], draft));

@@ -53,7 +53,9 @@ function Results({ pages, filtered }) {
     }
     const shown = `${events.length.toLocaleString()} event${events.length === 1 ? '' : 's'} shown, newest first${
         pages.data.next ? '; “Load more” for older ones' : ''}.`;
-    return html`<p class="count" role="status">${shown}</p>
+    // While other filters load, the previous list stays, marked as such.
+    return html`${pages.loading ? html`<${Loading} what="the events for these filters" />` : null}
+        <p class="count" role="status">${shown}</p>
         <${EventsTable} events=${events} caption="Events, newest first" />
         <${MoreButton} pages=${pages} />`;
 }

@@ -1,6 +1,6 @@
 import { html, useEffect, useState } from '../lib.js';
 import { api } from '../api.js';
-import { useStore } from '../store.js';
+import { LIVE_IDLE_LIMIT_MS, activity, useStore } from '../store.js';
 import { go, href } from '../router.js';
 import { T, Time, age, count, plain } from '../text.js';
 import { ErrorNote, Loading, Status, useSourceNames } from '../components.js';
@@ -13,15 +13,21 @@ export function Overview({ params }) {
     const source = params.get('source') || '';
     const { refresh } = useStore();
     const [state, setState] = useState({ data: null, error: null, at: null });
+    const [paused, setPaused] = useState(false);
     useEffect(() => {
         let live = true;
         let timer = null;
+        let first = true;
         const load = async () => {
-            // No polling while the tab is hidden: nobody looks, and the server is spared.
-            if (document.hidden) {
-                timer = setTimeout(load, REFRESH_MS);
+            // No polling while the tab is hidden (nobody looks, the server is spared), nor after ten minutes without
+            // the operator's touch: the session may then expire as it should; a key or the mouse resumes.
+            const idle = !first && activity.idleMs() > LIVE_IDLE_LIMIT_MS;
+            setPaused(idle);
+            if (document.hidden || idle) {
+                timer = setTimeout(load, 1000);
                 return;
             }
+            first = false;
             try {
                 const data = await api('overview', { query: { source } });
                 if (live) setState({ data, error: null, at: Date.now() });
@@ -43,6 +49,8 @@ export function Overview({ params }) {
         ${!data && !state.error ? html`<${Loading} what="the overview" />` : null}
         ${state.error ? html`<${ErrorNote} error=${state.error}
             what=${data ? 'The latest overview (showing the previous one)' : 'The overview'} />` : null}
+        ${paused ? html`<p class="state" role="status">Live updates paused after 10 minutes without activity, so that an
+            unattended console’s session can expire. Press a key or move the mouse to resume.</p>` : null}
         ${data ? html`
             <${Health} data=${data} />
             <${Chart} data=${data} source=${source} />

@@ -11,8 +11,8 @@ HOOKSTILE_SOURCES_GH_SECRETS='the secret GitHub signs with' \\
 
 export function NoSource() {
     return html`<div class="empty-source">
-        <p><strong>No source is configured</strong>, so every delivery is answered 404. A source is a named endpoint,
-            <code>${"POST /webhooks/<name>"}</code>, whose deliveries one provider signs. Name your sources in
+        <p><strong>No source is configured</strong>, so every delivery is answered 404. A source is a named endpoint,${' '}
+            <code>${'POST /webhooks/<name>'}</code>, whose deliveries one provider signs. Name your sources in${' '}
             <code>HOOKSTILE_SOURCES</code> and give each a provider and its secrets, then restart:</p>
         <pre class="code">${ADD_SOURCE}</pre>
         <p class="help">Providers: github, stripe, shopify, slack, twilio, meta, standard-webhooks, svix, hmac. The
