@@ -140,7 +140,7 @@ public class BodyBuffer extends HttpFilter {
     private void readBlocking(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
                               long declared) throws IOException, ServletException {
         if (!READERS.tryAcquire()) {
-            metrics.rejected(Rejection.BODY_BUFFERS_FULL);
+            metrics.rejected(sourceName(request), Rejection.BODY_BUFFERS_FULL);
             refuse(request, response, Rejection.BODY_BUFFERS_FULL, "too many request bodies are still arriving"
                     + " on connections offering a protocol upgrade; nothing was accepted, retry later");
             return;
@@ -151,7 +151,7 @@ public class BodyBuffer extends HttpFilter {
             body = RequestBody.read(request.getInputStream(), declared, limits.maxBytes(),
                     RequestBody.Deadline.in(limits.timeoutSeconds()), budget);
         } catch (RejectedDelivery rejected) {
-            metrics.rejected(rejected.reason());
+            metrics.rejected(sourceName(request), rejected.reason());
             refuse(request, response, rejected.reason(), rejected.detail());
             return;
         } finally {
@@ -166,14 +166,19 @@ public class BodyBuffer extends HttpFilter {
 
     /** The source named in the path is certainly not configured (an encoded name is left to the resource). */
     private boolean unknownSource(HttpServletRequest request) {
+        String name = sourceName(request);
+        return name != null && name.indexOf('%') < 0 && name.indexOf(';') < 0 && name.indexOf('/') < 0
+                && sources.find(name).isEmpty();
+    }
+
+    /**
+     * The path's source segment as sent, or {@code null}: for counting a refusal under its source, which
+     * {@link DeliveryMetrics} does only when it names a configured one.
+     */
+    private static String sourceName(HttpServletRequest request) {
         String uri = request.getRequestURI();
         int start = uri.indexOf(WEBHOOKS, request.getContextPath().length());
-        if (start < 0) {
-            return false;
-        }
-        String name = uri.substring(start + WEBHOOKS.length());
-        return name.indexOf('%') < 0 && name.indexOf(';') < 0 && name.indexOf('/') < 0
-                && sources.find(name).isEmpty();
+        return start < 0 ? null : uri.substring(start + WEBHOOKS.length());
     }
 
     /** A problem answered before JAX-RS: the body was not read, so the connection ends with it. */
@@ -308,7 +313,7 @@ public class BodyBuffer extends HttpFilter {
             share.close();
             body = NO_BODY;
             try {
-                metrics.rejected(reason);
+                metrics.rejected(sourceName(request), reason);
                 refuse(request, (HttpServletResponse) async.getResponse(), reason, detail);
             } finally {
                 async.complete();

@@ -39,7 +39,7 @@ public class WebApplicationProblems implements ExceptionMapper<WebApplicationExc
         };
         String path = uri == null ? null : uri.getPath();
         if (path != null && path.startsWith("webhooks")) {
-            countRefusedDelivery(status);
+            countRefusedDelivery(path.startsWith("webhooks/") ? path.substring("webhooks/".length()) : null, status);
         }
         Response.ResponseBuilder problem = Problems.of(status, slug, title, detail, path == null ? null : "/" + path);
         original.getHeaders().forEach((name, values) -> {
@@ -51,11 +51,12 @@ public class WebApplicationProblems implements ExceptionMapper<WebApplicationExc
     }
 
     // A sender's mistake the runtime caught before our code ran is still a refused delivery, counted by reason.
-    private void countRefusedDelivery(int status) {
+    // Under its source for the overview when the path names a configured one (DeliveryMetrics checks).
+    private void countRefusedDelivery(String source, int status) {
         switch (status) {
-            case 405 -> metrics.rejected(Rejection.METHOD_NOT_ALLOWED);
-            case 415 -> metrics.rejected(Rejection.UNSUPPORTED_MEDIA_TYPE);
-            case 413 -> metrics.rejected(Rejection.PAYLOAD_TOO_LARGE);
+            case 405 -> metrics.rejected(source, Rejection.METHOD_NOT_ALLOWED);
+            case 415 -> metrics.rejected(source, Rejection.UNSUPPORTED_MEDIA_TYPE);
+            case 413 -> metrics.rejected(source, Rejection.PAYLOAD_TOO_LARGE);
             default -> {
                 // not a delivery problem of the sender's (404 for a path outside /webhooks/{source} never gets here)
             }

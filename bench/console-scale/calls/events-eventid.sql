@@ -1,0 +1,2 @@
+-- GET /api/events?eventId=... (no source: one primary-key probe per configured source)
+SELECT source, event_id, provider, type, status, attempts, received_at, processed_at, last_error FROM received_event WHERE event_id = 'tw-' || lpad(to_hex(999999 * 2654435761 % 4294967296), 8, '0') || '-999999' AND source IN ('gh', 'pay', 'shop', 'tw', '_unreadable') ORDER BY received_at DESC, source DESC, event_id DESC LIMIT 50;

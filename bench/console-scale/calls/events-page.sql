@@ -1,0 +1,2 @@
+-- GET /api/events?after=<cursor> (a page in the middle: events of two weeks ago)
+SELECT source, event_id, provider, type, status, attempts, received_at, processed_at, last_error FROM received_event WHERE received_at <= now() - interval '14 days' AND (received_at < now() - interval '14 days' OR (received_at = now() - interval '14 days' AND (source < 'pay' OR (source = 'pay' AND event_id < 'x')))) ORDER BY received_at DESC, source DESC, event_id DESC LIMIT 50;

@@ -1,0 +1,21 @@
+-- GET /api/sources: EventCounts.bySource for each of the four sources, every status (20 bounded counts).
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'gh' AND status = 'received' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'gh' AND status = 'completed' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'gh' AND status = 'ignored' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'gh' AND status = 'retrying' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'gh' AND status = 'dead' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'pay' AND status = 'received' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'pay' AND status = 'completed' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'pay' AND status = 'ignored' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'pay' AND status = 'retrying' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'pay' AND status = 'dead' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'shop' AND status = 'received' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'shop' AND status = 'completed' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'shop' AND status = 'ignored' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'shop' AND status = 'retrying' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'shop' AND status = 'dead' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'tw' AND status = 'received' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'tw' AND status = 'completed' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'tw' AND status = 'ignored' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'tw' AND status = 'retrying' LIMIT 10000) bounded;
+SELECT COUNT(*) FROM (SELECT 1 FROM received_event WHERE source = 'tw' AND status = 'dead' LIMIT 10000) bounded;
