@@ -109,8 +109,15 @@ public final class Browser implements AutoCloseable {
         return base;
     }
 
-    /** Opens a console route ({@code "#/events?source=gh"}, or {@code ""} for the start page) in this tab. */
+    /**
+     * Loads the console afresh at a route ({@code "#/events?source=gh"}, or {@code ""} for the start page) in this
+     * tab. Fresh: from one console URL to another differing only after {@code #}, the browser would only change
+     * the route inside the running page, keeping its memory (what it loaded, its anti-forgery token).
+     */
     public Browser console(String route) {
+        if (driver.getCurrentUrl().startsWith(base + "console/")) {
+            navigate("about:blank");
+        }
         return navigate(base + "console/" + route);
     }
 
