@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 
 import java.net.InetSocketAddress;
@@ -165,6 +166,30 @@ class ConsoleIT extends DeployedHookstile {
         browser.awaitText(deadId);
         assertEquals("it", browser.valueOf("Source"));
         assertEquals("dead", browser.valueOf("Status"));
+    }
+
+    @Test
+    void anOperatorSignsInAndMovesAroundWithTheKeyboardAloneSeeingWhereTheFocusIs() {
+        browser.console("");
+        WebElement token = browser.field("Admin token");
+        assertEquals(token, browser.driver().switchTo().activeElement(), "the token field has the focus at once");
+
+        token.sendKeys(TOKEN, Keys.TAB);
+        WebElement focused = browser.driver().switchTo().activeElement();
+        assertEquals("Sign in", focused.getText().trim(), "Tab reaches the button");
+        assertFocusVisible(focused);
+        focused.sendKeys(Keys.ENTER);
+        browser.heading("Overview");
+
+        // Tab through the header to the Events link and follow it with Enter.
+        WebElement events = browser.link("Events");
+        for (int i = 0; i < 20 && !events.equals(browser.driver().switchTo().activeElement()); i++) {
+            browser.driver().switchTo().activeElement().sendKeys(Keys.TAB);
+        }
+        assertEquals(events, browser.driver().switchTo().activeElement(), "Tab reaches the Events link");
+        assertFocusVisible(events);
+        events.sendKeys(Keys.ENTER);
+        browser.heading("Events");
     }
 
     @Test
@@ -549,6 +574,14 @@ class ConsoleIT extends DeployedHookstile {
     /** An operator API call with no credentials of its own: the test adds the cookie or not. */
     private HttpRequest.Builder api(String path) {
         return HttpRequest.newBuilder(URI.create(webhooks.base() + path)).timeout(Duration.ofSeconds(30));
+    }
+
+    /** A keyboard user sees where the focus is: an outline (or a ring drawn as a shadow) on the focused element. */
+    private void assertFocusVisible(WebElement element) {
+        Boolean visible = (Boolean) browser.script("const s = getComputedStyle(arguments[0]);"
+                + "return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';",
+                element);
+        assertTrue(visible, "a visible focus indicator on " + element.getText());
     }
 
     /** Relative luminance, 0 (black) to 1 (white), of a computed CSS colour such as {@code rgb(18, 18, 18)}. */
