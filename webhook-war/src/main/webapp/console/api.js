@@ -30,6 +30,9 @@ export class ApiError extends Error {
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+// When a call last failed at the network level (performance.now()), for the banner.
+let lastFailure = -1;
+
 /**
  * One API call. `path` is relative to /api/ (e.g. 'events' or `events/${enc(source)}/${enc(id)}`); empty query
  * values are left out. Resolves with the JSON answer ({} when there is none), rejects with an ApiError.
@@ -47,6 +50,7 @@ export async function api(path, { method = 'GET', query, body, headers: extra, s
         headers['Content-Type'] = 'application/json';
         payload = JSON.stringify(body);
     }
+    const started = performance.now();
     let response;
     try {
         response = await fetch(url, {
@@ -55,6 +59,7 @@ export async function api(path, { method = 'GET', query, body, headers: extra, s
         });
     } catch (e) {
         if (e && e.name === 'AbortError') throw e;
+        lastFailure = performance.now();
         store.set({ unreachable: true });
         throw new ApiError(0, null);
     }
@@ -69,10 +74,13 @@ export async function api(path, { method = 'GET', query, body, headers: extra, s
     }
     // A proxy's 502/504, or a 503 that is not the application's problem document: the API is not there.
     if ((response.status === 502 || response.status === 504 || response.status === 503) && !data) {
+        lastFailure = performance.now();
         store.set({ unreachable: true });
         throw new ApiError(response.status, null);
     }
-    store.set({ unreachable: false });
+    // Only an answer to a call made after the last failure shows the API is back: one that was already under way
+    // when another call failed says nothing about it.
+    if (started > lastFailure) store.set({ unreachable: false });
     if (response.status === 401 && path !== 'session') {
         setCsrfToken(null);
         store.set({ auth: 'signed-out', authMessage: 'Your session has ended. Sign in again.' });

@@ -54,17 +54,21 @@ export function usePages(path, itemsKey, query, keep = () => true, version = 0) 
     return { ...state, more, loadMore };
 }
 
-/** The configured sources' names for the filter forms; asked once a session. */
+/**
+ * The configured sources' names for the filter forms: asked once a session, and after a failure only again when
+ * the operator asks (the banner's Retry), never in a loop.
+ */
 export function useSourceNames() {
-    const { sources, auth } = useStore();
+    const { sources, auth, refresh } = useStore();
     useEffect(() => {
-        if (sources === null && auth === 'signed-in') {
-            store.set({ sources: [] });
-            api('sources').then(
-                (answer) => store.set({ sources: (answer.sources || []).map((s) => String(s.name)) }),
-                () => store.set({ sources: null }));
-        }
-    }, [sources, auth]);
+        const state = store.get();
+        if (auth !== 'signed-in') return;
+        if (state.sources !== null && !(state.sourcesFailed && state.sourcesTried !== refresh)) return;
+        store.set({ sources: state.sources || [], sourcesFailed: false, sourcesTried: refresh });
+        api('sources').then(
+            (answer) => store.set({ sources: (answer.sources || []).map((s) => String(s.name)) }),
+            () => store.set({ sourcesFailed: true }));
+    }, [auth, refresh]);
     return sources || [];
 }
 

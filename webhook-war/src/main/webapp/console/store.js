@@ -7,7 +7,9 @@ let state = {
     authMessage: null,    // why the sign-in page is shown again (session ended, signed out)
     unreachable: false,   // the last API call failed at the network level: show the banner
     refresh: 0,           // bumped by the banner's "Retry": pages reload their data
-    sources: null,        // source names, for the filter forms
+    sources: null,        // source names, for the filter forms (null: not asked yet this session)
+    sourcesFailed: false, // the last ask failed: asked again only on Retry (sourcesTried: the refresh it ran at)
+    sourcesTried: -1,
     jobs: [],             // bulk replays started from this page: {id, total, label, job, error}
     replayed: 0,          // bumped when a bulk replay ends: the dead-event lists load again
 };
