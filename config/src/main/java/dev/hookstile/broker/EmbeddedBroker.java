@@ -5,7 +5,9 @@ import java.net.URI;
 import java.nio.file.Path;
 
 import org.apache.activemq.broker.BrokerFactoryHandler;
+import org.apache.activemq.broker.BrokerPlugin;
 import org.apache.activemq.broker.BrokerService;
+import org.apache.activemq.plugin.StatisticsBrokerPlugin;
 import org.apache.activemq.store.kahadb.KahaDBPersistenceAdapter;
 import org.apache.activemq.usage.SystemUsage;
 
@@ -20,7 +22,8 @@ import org.apache.activemq.usage.SystemUsage;
  * <p>The settings are what the broker XML held: messages persistent in KahaDB under {@code <dir>/kahadb}, a send
  * synced to the journal before it is confirmed (KahaDB's default), bounded memory and store with a full store
  * failing the send at once (ingest answers 503) instead of blocking it, no JMX, no advisories (every pooled producer's
- * creation and close would publish one nobody reads), no network connectors: the broker is reached in-VM only.
+ * creation and close would publish one nobody reads), no network connectors: the broker is reached in-VM only. The
+ * statistics plugin answers the operator overview's question how many messages wait.
  */
 public class EmbeddedBroker implements BrokerFactoryHandler {
 
@@ -40,6 +43,9 @@ public class EmbeddedBroker implements BrokerFactoryHandler {
         broker.setSchedulerSupport(false);
         broker.setAdvisorySupport(false);
         broker.setDataDirectoryFile(directory);
+        // Answers a request sent to ActiveMQ.Statistics.Destination.<queue> with the queue's size: how the operator
+        // overview learns how many messages wait, without JMX and without browsing them (QueueDepth).
+        broker.setPlugins(new BrokerPlugin[]{new StatisticsBrokerPlugin()});
 
         KahaDBPersistenceAdapter store = new KahaDBPersistenceAdapter();
         store.setDirectory(new File(directory, "kahadb"));

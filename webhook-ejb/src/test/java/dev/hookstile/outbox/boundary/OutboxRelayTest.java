@@ -89,6 +89,7 @@ class OutboxRelayTest {
         relay.breakerOpenSeconds = 30;
         relay.concurrency = 8;
         relay.threadPriority = Thread.NORM_PRIORITY;
+        relay.published = new Breakers();
         relay.schedule();
         return relay;
     }

@@ -8,6 +8,7 @@ import dev.hookstile.health.boundary.DatabaseHealth;
 import dev.hookstile.ingest.boundary.IngestStatistics;
 import dev.hookstile.ingest.control.Series;
 import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.queue.boundary.QueueDepth;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,7 +34,8 @@ import java.util.Map;
  * {@code GET /api/overview}: what an operator looks at first. Per source, what ingest answered in the last hour and
  * day (from the counts ingest keeps in memory and writes every few seconds, {@link IngestStatistics}), what waits and
  * what is dead (bounded counts by index, {@link EventCounts}), and the last 15 minutes as a series; the health of the
- * database, the broker and the consumers as the health checks last saw it (each asks at most once a second).
+ * database, the broker and the consumers as the health checks last saw it (each asks at most once a second); the
+ * messages waiting in the broker's event queues as {@link QueueDepth} last counted them.
  */
 @OperatorOnly
 @Path("api/overview")
@@ -49,6 +51,9 @@ public class OverviewResource {
 
     @Inject
     IngestStatistics statistics;
+
+    @Inject
+    QueueDepth queueDepth;
 
     @Inject
     @Readiness
@@ -93,7 +98,9 @@ public class OverviewResource {
                     lastEvent(source.name(), sourceTotals)));
         }
         Series series = statistics.series(only, now);
-        return Response.ok(new Overview(Instant.ofEpochMilli(now).toString(), health(), new Queue(null), views,
+        var depth = queueDepth.depth();
+        return Response.ok(new Overview(Instant.ofEpochMilli(now).toString(), health(),
+                new Queue(depth.isPresent() ? depth.getAsLong() : null), views,
                 SeriesView.of(series))).build();
     }
 

@@ -122,6 +122,14 @@ class ConsoleStatisticsIT extends DeployedHookstile {
     }
 
     @Test
+    void theOverviewShowsHowManyMessagesWaitInTheEmbeddedBrokersQueues() {
+        // Asked by a timer every 10 s; the embedded broker answers through its statistics plugin.
+        JsonObject overview = awaitOverview("it", o -> o.getJsonObject("queue").containsKey("depth"));
+
+        assertTrue(overview.getJsonObject("queue").getJsonNumber("depth").longValue() >= 0, overview.toString());
+    }
+
+    @Test
     void anEventIsFoundByItsIdWithOrWithoutItsSourceAndTheTypeFilterIsAPrefix() {
         String id = "stats-id-" + UUID.randomUUID();
         String type = "stats.prefix." + UUID.randomUUID();
