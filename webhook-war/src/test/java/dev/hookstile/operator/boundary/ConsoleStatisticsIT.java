@@ -196,6 +196,49 @@ class ConsoleStatisticsIT extends DeployedHookstile {
     }
 
     @Test
+    void aRunningBulkReplayIsCancelledBeforeItsNextPage() throws Exception {
+        // 250 events no handler selects (ignored): more than one page (200) of a replay job.
+        String type = "stats.cancel." + UUID.randomUUID();
+        List<String> ids = new java.util.ArrayList<>();
+        var sends = new java.util.ArrayList<java.util.concurrent.CompletableFuture<?>>();
+        var http = java.net.http.HttpClient.newHttpClient();
+        for (int i = 0; i < 250; i++) {
+            String id = "stats-cancel-" + UUID.randomUUID();
+            ids.add(id);
+            sends.add(http.sendAsync(webhooks.standard("quiet", id, "{\"type\":\"" + type + "\"}").build(),
+                    HttpResponse.BodyHandlers.discarding()));
+            if (sends.size() == 16) {
+                sends.forEach(java.util.concurrent.CompletableFuture::join);
+                sends.clear();
+            }
+        }
+        sends.forEach(java.util.concurrent.CompletableFuture::join);
+        String filter = "{\"source\":\"quiet\",\"status\":\"ignored\",\"type\":\"" + type + "\"";
+        long deadline = System.nanoTime() + PROCESSING.toNanos();
+        while (preview(filter + "}") < 250 && System.nanoTime() < deadline) {
+            Webhooks.sleep(Duration.ofMillis(200));
+        }
+        assertEquals(250, preview(filter + "}"));
+
+        HttpResponse<String> started = webhooks.send(webhooks.operator("api/replays")
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(filter + ",\"requestId\":\""
+                        + UUID.randomUUID() + "\"}")));
+        assertEquals(202, started.statusCode(), started.body());
+        String job = json(started.body()).getString("id");
+        HttpResponse<String> cancelled = webhooks.send(webhooks.operator("api/replays/" + job + "/cancel")
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
+
+        assertEquals(200, cancelled.statusCode(), cancelled.body());
+        assertEquals("cancelled", json(cancelled.body()).getString("status"));
+        Webhooks.sleep(Duration.ofSeconds(3));
+        JsonObject after = json(webhooks.send(webhooks.operator("api/replays/" + job).GET()).body());
+        assertEquals("cancelled", after.getString("status"), "not overwritten when the job stops: " + after);
+        assertTrue(after.getInt("matched") <= 200, "stopped after its first page at most: " + after);
+        assertTrue(after.containsKey("finishedAt"), after.toString());
+    }
+
+    @Test
     void destinationsShowTheirBreakerAndBoundedCounts() {
         HttpResponse<String> response = webhooks.send(webhooks.operator("api/destinations").GET());
 
