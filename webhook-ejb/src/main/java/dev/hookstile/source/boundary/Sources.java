@@ -62,6 +62,8 @@ public class Sources {
     Config config;
 
     private volatile Map<String, Source> byName = Map.of();
+    /** In the order HOOKSTILE_SOURCES names them: operators find their sources where they put them, every start. */
+    private volatile List<Source> inConfiguredOrder = List.of();
     private int defaultMaxAttempts = Source.DEFAULT_MAX_ATTEMPTS;
     private int defaultRetries = Source.DEFAULT_RETRIES;
     private long defaultRetentionDays = Source.DEFAULT_RETENTION.toDays();
@@ -107,6 +109,7 @@ public class Sources {
             loaded.put(name, read(name));
         }
         byName = Map.copyOf(loaded);
+        inConfiguredOrder = List.copyOf(loaded.values());
         LOG.info(() -> "Hookstile sources: " + (loaded.isEmpty()
                 ? "none configured (set HOOKSTILE_SOURCES); every delivery will be answered 404"
                 : loaded.values().toString()));
@@ -368,7 +371,8 @@ public class Sources {
         return defaultRetries;
     }
 
+    /** Every source, in the configured order. */
     public List<Source> all() {
-        return List.copyOf(byName.values());
+        return inConfiguredOrder;
     }
 }

@@ -65,6 +65,19 @@ class SourcesTest {
     }
 
     @Test
+    void listsSourcesInTheOrderTheyAreConfiguredEveryTime() {
+        var names = List.of("zeta", "alpha", "mid", "beta", "omega", "gamma", "delta", "kappa");
+        var values = new java.util.HashMap<String, String>();
+        values.put("hookstile.sources", String.join(",", names));
+        for (String name : names) {
+            values.put("hookstile.sources." + name + ".provider", "github");
+            values.put("hookstile.sources." + name + ".secrets", "a-secret-of-sixteen-bytes-" + name);
+        }
+
+        assertEquals(names, sources(values).all().stream().map(Source::name).toList());
+    }
+
+    @Test
     void decodesStandardWebhooksSecretsFromBase64() {
         byte[] key = utf8("twenty-four-byte-secret!");
         var sources = sources(Map.of(
