@@ -24,7 +24,7 @@ export function newRequestId() {
 export function describe(filter) {
     const parts = [`${filter.status || 'dead'} events`];
     if (filter.source) parts.push(`of ${plain(filter.source)}`);
-    if (filter.type) parts.push(filter.typeExact ? `of type “${plain(filter.type)}”` : `with a type starting “${plain(filter.type)}”`);
+    if (filter.type) parts.push(filter.typePrefix ? `with a type starting “${plain(filter.type)}”` : `of type “${plain(filter.type)}”`);
     if (filter.error) parts.push(`failing with “${plain(filter.error)}”`);
     if (filter.since) parts.push(`received from ${new Date(filter.since).toLocaleString()}`);
     if (filter.until) parts.push(`received before ${new Date(filter.until).toLocaleString()}`);

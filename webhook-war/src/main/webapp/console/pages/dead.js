@@ -15,6 +15,8 @@ export function Dead({ params }) {
     const [draft, field] = useDraft(params, FILTERS);
     const filter = { status: 'dead' };
     for (const name of FILTERS) if (params.get(name)) filter[name] = params.get(name);
+    // The filter's type is a prefix, as in the lists below; a replay's type is exact unless it says so.
+    const replayFilter = filter.type ? { ...filter, typePrefix: true } : filter;
     const { replayed } = useStore();
     const key = JSON.stringify(filter);
     const [groups] = useLoad((signal) => api('dead-groups', {
@@ -43,7 +45,7 @@ export function Dead({ params }) {
             </div>
         </form>
         <div class="filter-replay">
-            <${ReplayAll} filter=${filter} describedBy="dead-filter-replay-help" />
+            <${ReplayAll} filter=${replayFilter} describedBy="dead-filter-replay-help" />
             <span id="dead-filter-replay-help" class="help">every dead event the filters above select</span>
         </div>
         <${ReplayJobs} />
@@ -71,7 +73,7 @@ export function Dead({ params }) {
 function Group({ group, filter }) {
     const [id] = useState(() => uid('group'));
     const last = parseInstant(group.lastAt);
-    const groupFilter = { ...filter, source: group.source, type: group.type ?? '', typeExact: true, error: group.error };
+    const groupFilter = { ...filter, source: group.source, type: group.type ?? '', error: group.error };
     if (groupFilter.error === undefined || groupFilter.error === null) delete groupFilter.error;
     return html`<div class="group">
         <p id=${id} class="group-text"><strong>${count(group.count, 10000)} dead</strong>:${' '}

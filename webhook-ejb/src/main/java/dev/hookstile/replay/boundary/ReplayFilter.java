@@ -8,11 +8,12 @@ import java.time.Instant;
 
 /**
  * Which recorded events a bulk replay queues again: all of one status ({@code dead} unless said otherwise),
- * optionally of one source, of a type (a prefix, or exactly with {@code typeExact}), with one last error exactly (a
- * dead group's), received in {@code [since, until)}.
+ * optionally of one source, of a type (exactly, or as a prefix with {@code typePrefix}), with one last error exactly
+ * (a dead group's), received in {@code [since, until)}. The type is exact unless asked otherwise: a replay queues work
+ * again, and {@code invoice.paid} must not also select {@code invoice.paid_out} by surprise.
  */
 public record ReplayFilter(String source, EventStatus status, String type, Instant since, Instant until,
-                           boolean typeExact, String error) {
+                           boolean typePrefix, String error) {
 
     public ReplayFilter {
         status = status == null ? EventStatus.DEAD : status;
@@ -24,12 +25,12 @@ public record ReplayFilter(String source, EventStatus status, String type, Insta
 
     /** The same filter up to {@code until}. */
     public ReplayFilter until(Instant until) {
-        return new ReplayFilter(source, status, type, since, until, typeExact, error);
+        return new ReplayFilter(source, status, type, since, until, typePrefix, error);
     }
 
     /** The events it selects, as a query of {@code limit} a page. */
     public EventQuery query(int limit) {
-        return new EventQuery(source, status, type, since, until, null, limit, typeExact, error, null);
+        return new EventQuery(source, status, type, since, until, null, limit, !typePrefix, error, null);
     }
 
     /** A canonical form: the same filter always gives the same text, for the job's idempotency key. */
@@ -48,8 +49,8 @@ public record ReplayFilter(String source, EventStatus status, String type, Insta
             json.add("until", until.toString());
         }
         // Only when set: a filter without them keeps the text, and so the job key, it had before they existed.
-        if (typeExact) {
-            json.add("typeExact", true);
+        if (typePrefix) {
+            json.add("typePrefix", true);
         }
         if (error != null) {
             json.add("error", error);

@@ -7,7 +7,9 @@ import org.junit.jupiter.api.Test;
 import java.time.Instant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ReplayFilterTest {
 
@@ -43,12 +45,25 @@ class ReplayFilterTest {
     }
 
     @Test
-    void aDeadGroupsFilterNamesItsExactTypeAndErrorAndIsAnotherJob() {
-        var group = new ReplayFilter("gh", null, "push", null, null, true, "TransientFailure: connection refused");
+    void aDeadGroupsFilterNamesItsErrorAndIsAnotherJob() {
+        var group = new ReplayFilter("gh", null, "push", null, null, false, "TransientFailure: connection refused");
 
-        assertEquals("{\"status\":\"dead\",\"source\":\"gh\",\"type\":\"push\",\"typeExact\":true,"
+        assertEquals("{\"status\":\"dead\",\"source\":\"gh\",\"type\":\"push\","
                 + "\"error\":\"TransientFailure: connection refused\"}", group.toJson());
         assertNotEquals(ReplayJobs.requestKey(group, "r-1"),
                 ReplayJobs.requestKey(new ReplayFilter("gh", null, "push", null, null), "r-1"));
+    }
+
+    @Test
+    void theTypeIsExactUnlessAPrefixIsAskedForAndThePrefixIsAnotherJob() {
+        var exact = new ReplayFilter("gh", null, "invoice.paid", null, null);
+        var prefix = new ReplayFilter("gh", null, "invoice.paid", null, null, true, null);
+
+        assertTrue(exact.query(10).typeExact());
+        assertFalse(prefix.query(10).typeExact());
+        assertEquals("{\"status\":\"dead\",\"source\":\"gh\",\"type\":\"invoice.paid\"}", exact.toJson());
+        assertEquals("{\"status\":\"dead\",\"source\":\"gh\",\"type\":\"invoice.paid\",\"typePrefix\":true}",
+                prefix.toJson());
+        assertNotEquals(ReplayJobs.requestKey(exact, "r-1"), ReplayJobs.requestKey(prefix, "r-1"));
     }
 }

@@ -112,9 +112,9 @@ public class ReplaysResource {
 
     /** The filter fields of a replay request, checked: a malformed value is a 400 naming it. */
     private static ReplayFilter filter(JsonObject request) {
-        JsonValue exact = request.get("typeExact");
-        if (exact != null && exact != JsonValue.NULL && exact != JsonValue.TRUE && exact != JsonValue.FALSE) {
-            throw new IllegalArgumentException("typeExact must be true or false");
+        JsonValue prefix = request.get("typePrefix");
+        if (prefix != null && prefix != JsonValue.NULL && prefix != JsonValue.TRUE && prefix != JsonValue.FALSE) {
+            throw new IllegalArgumentException("typePrefix must be true or false");
         }
         String type = QueryParameters.text("type", text(request, "type"), QueryParameters.MAX_TEXT);
         ReplayFilter filter = new ReplayFilter(
@@ -122,7 +122,7 @@ public class ReplaysResource {
                 QueryParameters.status(text(request, "status")), type,
                 QueryParameters.instant("since", text(request, "since")),
                 QueryParameters.instant("until", text(request, "until")),
-                exact == JsonValue.TRUE && type != null,
+                prefix == JsonValue.TRUE && type != null,
                 error(request));
         if (filter.status() != null && filter.status().open()) {
             throw new IllegalArgumentException("status must be completed, ignored or dead: only a finished "

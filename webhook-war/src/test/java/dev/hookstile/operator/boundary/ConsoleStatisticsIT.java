@@ -220,10 +220,10 @@ class ConsoleStatisticsIT extends DeployedHookstile {
         assertTrue(Instant.parse(group.getString("lastAt")).isAfter(Instant.now().minusSeconds(120)));
 
         String groupFilter = "{\"source\":\"it\",\"status\":\"dead\",\"type\":\"" + type
-                + "\",\"typeExact\":true,\"error\":" + jsonString(error);
+                + "\",\"error\":" + jsonString(error);
         assertEquals(1, preview(groupFilter + "}"));
-        assertEquals(2, preview("{\"source\":\"it\",\"type\":\"" + type + "\",\"typeExact\":true}"));
-        assertEquals(3, preview("{\"source\":\"it\",\"type\":\"" + type + "\"}"), "a prefix, dead by default");
+        assertEquals(2, preview("{\"source\":\"it\",\"type\":\"" + type + "\"}"), "the whole type, dead by default");
+        assertEquals(3, preview("{\"source\":\"it\",\"type\":\"" + type + "\",\"typePrefix\":true}"), "a prefix");
         assertEquals(0, preview("{\"source\":\"it\",\"type\":\"" + type + "\",\"error\":\"another\"}"));
 
         HttpResponse<String> started = webhooks.send(webhooks.operator("api/replays")
