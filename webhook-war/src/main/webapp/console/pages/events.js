@@ -47,6 +47,12 @@ function Results({ pages, filtered }) {
     if (pages.loading && !pages.data) return html`<${Loading} what="events" />`;
     if (pages.error) return html`<${ErrorNote} error=${pages.error} what="The events" />`;
     const events = pages.data.items;
+    if (!events.length && pages.data.next) {
+        // The server looks at a bounded slice of events per page for filters no index orders by time: none of
+        // them matched, but older ones may.
+        return html`<${Empty}>No event matches these filters among the newest ones looked at.</${Empty}>
+            <${MoreButton} pages=${pages} label="Search older events" />`;
+    }
     if (!events.length) {
         return html`<${Empty}>${filtered ? 'No event matches these filters.'
             : 'No event has been received yet. Point a sender at POST /webhooks/<source>.'}</${Empty}>`;
