@@ -199,6 +199,14 @@ export function hexDump(bytes, max = 16384) {
     return lines.join('\n');
 }
 
+// A try's duration: "12 ms" below a second, "1.4 s" below a minute, then "2 min 5 s".
+export function durationText(millis) {
+    if (millis < 1000) return `${Math.round(millis)} ms`;
+    if (millis < 60000) return `${(millis / 1000).toFixed(millis < 10000 ? 1 : 0)} s`;
+    const seconds = Math.round(millis / 1000);
+    return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
 export function bytesText(n) {
     if (typeof n !== 'number') return '–';
     if (n < 1024) return `${n.toLocaleString()} bytes`;

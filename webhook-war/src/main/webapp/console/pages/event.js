@@ -2,7 +2,7 @@ import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
 import { api, ApiError, enc } from '../api.js';
 import { href } from '../router.js';
 import {
-    T, Time, base64Bytes, bytesText, fileName, hexDump, isJson, parseInstant, plain, reindent,
+    T, Time, base64Bytes, bytesText, durationText, fileName, hexDump, isJson, parseInstant, plain, reindent,
 } from '../text.js';
 import { Dialog, Empty, ErrorNote, Loading, Status, useLoad } from '../components.js';
 import { DeliveriesTable } from './forwardings.js';
@@ -231,7 +231,10 @@ function Attempts({ history }) {
         ${history.length ? html`<ol class="timeline">${history.map((a, i) => html`<li key=${i}>
             <span class="when"><${Time} at=${a.at} /></span>
             <span class="what">Try ${T(a.attempt)}: <${Status} value=${a.outcome} />
-                ${a.failure ? html` <span class="failure">${T(a.failure)} failure</span>` : null}</span>
+                ${a.failure ? html` <span class="failure">${T(a.failure)} failure</span>` : null}
+                ${Number.isFinite(a.durationMillis)
+                    ? html` <span class="duration" title="from the try's start to its outcome">${
+                        'took ' + durationText(a.durationMillis)}</span>` : null}</span>
             ${a.error ? html`<span class="message">${T(a.error)}</span>` : null}
         </li>`)}</ol>` : html`<${Empty}>No attempt yet: the event is waiting in the queue.</${Empty}>`}
     </section>`;

@@ -38,6 +38,8 @@ public class EventClaim {
 
     /** A null of a binary column: PostgreSQL does not take a text null for it. */
     private static final Object NO_BYTES = new Object();
+    /** A null of an integer column, for the same reason. */
+    private static final Object NO_NUMBER = new Object();
 
     @Inject
     EntityManager em;
@@ -115,9 +117,13 @@ public class EventClaim {
         return bodyDigest == null ? event.payload() : NO_BYTES;
     }
 
-    /** A line of an event's history, to be added with others. */
+    /**
+     * A line of an event's history, to be added with others.
+     *
+     * @param durationMillis how long the try took, from its start to its outcome; {@code null} when no try ran
+     */
     public record AttemptLine(WebhookEvent event, int attempt, String outcome, String failure, String error,
-                              Instant at) {
+                              Instant at, Integer durationMillis) {
     }
 
     /** Adds these lines to their events' histories, in one round trip. */
@@ -125,7 +131,7 @@ public class EventClaim {
         var rows = new ArrayList<Object[]>(lines.size());
         for (AttemptLine line : lines) {
             rows.add(new Object[]{line.event().source(), line.event().eventId(), line.attempt(), line.outcome(),
-                    line.failure(), line.error(), Timestamp.from(line.at())});
+                    line.failure(), line.error(), Timestamp.from(line.at()), number(line.durationMillis())});
         }
         updateAll(EventAttempt.RECORD, rows);
     }
@@ -189,11 +195,19 @@ public class EventClaim {
         update(ReceivedEvent.SET_STATUS, status.column(), reason, event.source(), event.eventId());
     }
 
-    /** Adds a line to the event's history. */
+    /**
+     * Adds a line to the event's history.
+     *
+     * @param durationMillis how long the try took, from its start to its outcome; {@code null} when no try ran
+     */
     public void recordAttempt(WebhookEvent event, int attempt, String outcome, String failure, String error,
-                              Instant at) {
+                              Instant at, Integer durationMillis) {
         update(EventAttempt.RECORD, event.source(), event.eventId(), attempt, outcome, failure, error,
-                Timestamp.from(at));
+                Timestamp.from(at), number(durationMillis));
+    }
+
+    private static Object number(Integer value) {
+        return value == null ? NO_NUMBER : value;
     }
 
     private int update(String sql, Object... parameters) {
@@ -245,6 +259,8 @@ public class EventClaim {
                 statement.setNull(i + 1, Types.VARCHAR);
             } else if (value == NO_BYTES) {
                 statement.setNull(i + 1, Types.BINARY);
+            } else if (value == NO_NUMBER) {
+                statement.setNull(i + 1, Types.INTEGER);
             } else if (value instanceof byte[] bytes) {
                 statement.setBytes(i + 1, bytes);
             } else if (value instanceof Timestamp timestamp) {

@@ -17,8 +17,8 @@ public class EventAttempt {
 
     /** A line of an event's history; plain SQL, run through JDBC on the processing transaction's connection. */
     public static final String RECORD = """
-            INSERT INTO event_attempt (source, event_id, attempt, outcome, failure, error, at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)""";
+            INSERT INTO event_attempt (source, event_id, attempt, outcome, failure, error, at, duration_millis)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)""";
     public static final String OF_EVENT = "EventAttempt.ofEvent";
     /** An event's history, deleted with the event by the retention. */
     public static final String DELETE_OF_EVENT = "DELETE FROM event_attempt WHERE source = ? AND event_id = ?";
@@ -43,6 +43,10 @@ public class EventAttempt {
 
     private OffsetDateTime at;
 
+    /** How long the try took, from its start to its outcome; {@code null} for lines written before it was kept. */
+    @Column(name = "duration_millis")
+    private Integer durationMillis;
+
     public int getAttempt() {
         return attempt;
     }
@@ -61,5 +65,9 @@ public class EventAttempt {
 
     public OffsetDateTime getAt() {
         return at;
+    }
+
+    public Integer getDurationMillis() {
+        return durationMillis;
     }
 }

@@ -79,8 +79,9 @@ public class AttemptLog {
         if (!claim.insertFailure(event, message.headersJson(), null, EventStatus.DEAD, 1, message.reason(), now)) {
             return false;
         }
+        // No try ran: no duration.
         claim.recordAttempt(event, 1, EventStatus.DEAD.column(), Failure.Kind.PERMANENT.column(), message.reason(),
-                now);
+                now, null);
         return true;
     }
 
@@ -91,7 +92,7 @@ public class AttemptLog {
             Failure failure = failures.get(i);
             String outcome = i == failures.size() - 1 ? status.column() : EventStatus.RETRYING.column();
             claim.recordAttempt(attempts.event(), first + i, outcome, failure.kind().column(), failure.summary(),
-                    failure.at());
+                    failure.at(), failure.durationMillis());
         }
     }
 

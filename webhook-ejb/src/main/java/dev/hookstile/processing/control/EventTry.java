@@ -125,6 +125,9 @@ public class EventTry {
         }
         var lines = new ArrayList<EventClaim.AttemptLine>(processed.size());
         var alone = new ArrayList<Attempts>(batch.size() - processed.size());
+        // Each event's share of the try runs from the end of the one before it (the first's from the try's start,
+        // with the group's claims) to the end of its own handlers: one clock read per event, as alone.
+        Instant start = now;
         for (Attempts attempts : batch) {
             if (!processed.contains(attempts)) {
                 alone.add(attempts);
@@ -134,7 +137,10 @@ public class EventTry {
             leave(attempts, claimedEvent, now);
             outbox.processing(claimedEvent);
             deadline.run(() -> handlers.dispatch(claimedEvent));
-            lines.add(new EventClaim.AttemptLine(claimedEvent, 1, statuses.get(attempts).column(), null, null, now));
+            Instant end = Instant.now();
+            lines.add(new EventClaim.AttemptLine(claimedEvent, 1, statuses.get(attempts).column(), null, null, now,
+                    Failure.millisBetween(start, end)));
+            start = end;
         }
         if (!lines.isEmpty()) {
             claim.recordAttempts(lines);
@@ -217,8 +223,11 @@ public class EventTry {
         for (int i = 0; i < failures.size(); i++) {
             Failure failure = failures.get(i);
             claim.recordAttempt(claimed, first + i, EventStatus.RETRYING.column(), failure.kind().column(),
-                    failure.summary(), failure.at());
+                    failure.summary(), failure.at(), failure.durationMillis());
         }
-        claim.recordAttempt(claimed, attempt, status.column(), null, note, now);
+        // The outcome is known once the handlers returned; the commit that follows is not counted (the line is part
+        // of it). The one clock read a successful try adds: its start was read before it began.
+        claim.recordAttempt(claimed, attempt, status.column(), null, note, now,
+                Failure.millisBetween(now, Instant.now()));
     }
 }

@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.faulttolerance.Retry;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
@@ -56,12 +57,15 @@ public class TryRetries {
     public Outcome attempt(Attempts attempts) {
         // A handler of the previous try may have left this thread interrupted; the next try must not inherit it.
         Thread.interrupted();
+        Instant start = clock.instant();
         try {
-            return tries.run(attempts, clock.instant());
+            return tries.run(attempts, start);
         } catch (Throwable thrown) {
             // Errors too (a handler's AssertionError, NoClassDefFoundError): unrecorded, they would loop forever.
             Throwable e = thrown instanceof TryFailed && thrown.getCause() != null ? thrown.getCause() : thrown;
-            Failure failure = classifier.classify(e);
+            // Its duration from the try's start to the failure's time, both read already: after the rollback, which
+            // a failed try's outcome includes.
+            Failure failure = classifier.classify(e).ofTryStartedAt(start);
             attempts.failed(failure);
             if (attempts.mayRetry()) {
                 throw new RetryableFailure(failure, e);

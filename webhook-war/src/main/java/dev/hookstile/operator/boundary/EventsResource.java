@@ -157,13 +157,17 @@ public class EventsResource {
         }
     }
 
-    /** One line of an event's history. */
-    @JsonbPropertyOrder({"attempt", "outcome", "at", "failure", "error"})
-    public record Attempt(int attempt, String outcome, String at, String failure, String error) {
+    /**
+     * One line of an event's history; {@code durationMillis}, how long the try took from its start to its outcome,
+     * is absent for lines recorded before it was kept and for failures no try of ours had (the broker giving up).
+     */
+    @JsonbPropertyOrder({"attempt", "outcome", "at", "durationMillis", "failure", "error"})
+    public record Attempt(int attempt, String outcome, String at, Integer durationMillis, String failure,
+                          String error) {
 
         static Attempt of(EventAttempt attempt) {
             return new Attempt(attempt.getAttempt(), attempt.getOutcome(), instant(attempt.getAt()),
-                    attempt.getFailure(), attempt.getError());
+                    attempt.getDurationMillis(), attempt.getFailure(), attempt.getError());
         }
     }
 

@@ -33,6 +33,7 @@ import java.time.Instant;
  *     <li>{@code hold-...} waits while the file named by {@code HOOKSTILE_IT_HOLD_FILE} exists, so a test can crash
  *     the server with events in flight;</li>
  *     <li>{@code hang-...} sleeps ten minutes, as a handler stuck on a call without a timeout does;</li>
+ *     <li>{@code nap-...} takes {@value #NAP_MILLIS} ms, so that its try's recorded duration can be checked;</li>
  *     <li>{@code halt-...} halts the JVM right after the try's transaction commits, before the broker hears that
  *     the message was consumed: the crash window this design leaves open;</li>
  *     <li>{@code detach-...} makes the consumer delivering it stop receiving while its connection stays open
@@ -43,6 +44,8 @@ import java.time.Instant;
 // Every test source but "quiet", whose events no handler selects (recorded ignored).
 @HandlesWebhooks(sources = {"it", "gh", "ghbody", "pay", "shop", "slack", "tw", "wa", "svix", "inhouse", "bo"})
 public class EffectRecorder implements WebhookHandler {
+
+    public static final int NAP_MILLIS = 300;
 
     @PersistenceContext(unitName = "hookstile")
     EntityManager em;
@@ -61,6 +64,9 @@ public class EffectRecorder implements WebhookHandler {
         }
         if (event.eventId().startsWith("hang-")) {
             Thread.sleep(600_000);
+        }
+        if (event.eventId().startsWith("nap-")) {
+            Thread.sleep(NAP_MILLIS);
         }
         em.createNativeQuery("INSERT INTO it_effect (source, event_id, attempt, recorded_at) VALUES (?1, ?2, ?3, ?4)")
                 .setParameter(1, event.source())

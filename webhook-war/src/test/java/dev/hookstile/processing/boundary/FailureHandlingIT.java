@@ -2,6 +2,7 @@ package dev.hookstile.processing.boundary;
 
 import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.Webhooks;
+import dev.hookstile.it.support.EffectRecorder;
 import dev.hookstile.processing.control.Failure;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -46,6 +47,35 @@ class FailureHandlingIT extends DeployedHookstile {
         assertEquals("transient", recorded.getJsonArray("history").getJsonObject(0).getString("failure"));
         assertEquals(1, recorded.getInt("effects"), "the failed attempts' effects rolled back");
         assertEquals(3, recorded.getJsonArray("effectAttempts").getInt(0));
+    }
+
+    @Test
+    void theApiShowsHowLongEachTryTookFromItsStartToItsOutcome() {
+        String flaky = "flaky2-" + UUID.randomUUID();
+        String nap = "nap-" + UUID.randomUUID();
+
+        post(flaky, "flaky");
+        post(nap, "nap");
+
+        webhooks.awaitRecorded("it", flaky, completed(), PROCESSING);
+        webhooks.awaitRecorded("it", nap, completed(), PROCESSING);
+        JsonArray history = detail(flaky).getJsonArray("history");
+        assertEquals(List.of("retrying", "retrying", "completed"),
+                history.stream().map(line -> line.asJsonObject().getString("outcome")).toList());
+        for (var line : history) {
+            JsonObject attempt = line.asJsonObject();
+            assertTrue(attempt.containsKey("durationMillis"), "every try has a duration: " + attempt);
+            assertTrue(attempt.getInt("durationMillis") >= 0, attempt.toString());
+        }
+        JsonObject napped = detail(nap).getJsonArray("history").getJsonObject(0);
+        assertTrue(napped.getInt("durationMillis") >= EffectRecorder.NAP_MILLIS,
+                "the try took at least its handler's " + EffectRecorder.NAP_MILLIS + " ms: " + napped);
+    }
+
+    private JsonObject detail(String id) {
+        HttpResponse<String> response = webhooks.send(webhooks.operator("api/events/it/" + id).GET());
+        assertEquals(200, response.statusCode(), response.body());
+        return Webhooks.json(response.body());
     }
 
     @Test
