@@ -2,7 +2,7 @@ import { html, useEffect, useMemo, useRef, useState } from '../lib.js';
 import { api, ApiError, enc } from '../api.js';
 import { href } from '../router.js';
 import {
-    T, Time, base64Bytes, bytesText, durationText, fileName, hexDump, isJson, parseInstant, plain, reindent,
+    T, Time, base64Bytes, bytesText, durationText, fileName, hexDump, isJson, plain, reindent,
 } from '../text.js';
 import { Dialog, Empty, ErrorNote, Loading, Status, useLoad } from '../components.js';
 import { DeliveriesTable } from './forwardings.js';
@@ -241,35 +241,19 @@ function Attempts({ history }) {
 }
 
 function EventForwardings({ event }) {
-    // The API lists forwardings by source, type and schedule time, not by event: ask for this source's forwardings
-    // scheduled between the event's arrival and a little after its last processing, and keep this event's.
-    const since = event.receivedAt;
-    const processed = parseInstant(event.processedAt);
-    const until = processed ? new Date(processed.getTime() + 5 * 60000).toISOString() : undefined;
+    // Exactly this event's forwardings and its handlers' effects, by the outbox's key (source, event id): one page
+    // holds them all (one per destination and effect).
     const [state] = useLoad(async (signal) => {
-        const found = [];
-        let after;
-        let pages = 0;
-        let complete = true;
-        do {
-            const page = await api('deliveries', {
-                query: { source: event.source, type: event.type || undefined, since, until, limit: 500, after }, signal,
-            });
-            found.push(...(page.deliveries || []).filter((d) => d.eventId === event.eventId));
-            after = page.next;
-            pages++;
-            if (after && pages >= 4) complete = false;
-        } while (after && pages < 4);
-        return { found, complete };
-    }, [event.source, event.eventId, since, until]);
+        const page = await api('deliveries', {
+            query: { source: event.source, eventId: event.eventId, limit: 500 }, signal,
+        });
+        return page.deliveries || [];
+    }, [event.source, event.eventId]);
     return html`<section aria-labelledby="forwardings-title">
         <h2 id="forwardings-title">Forwardings</h2>
         ${state.loading ? html`<${Loading} what="the forwardings" />`
             : state.error ? html`<${ErrorNote} error=${state.error} what="The forwardings" />`
-                : state.data.found.length ? html`<${DeliveriesTable} deliveries=${state.data.found} showEvent=${false} />`
+                : state.data.length ? html`<${DeliveriesTable} deliveries=${state.data} showEvent=${false} />`
                     : html`<${Empty}>No forwarding of this event: its source forwards nothing, or not this type.</${Empty}>`}
-        <p class="help">Found among this source’s forwardings scheduled between the event’s arrival and its last
-            processing (the API filters forwardings by source, type and time, not by event)${state.data
-            && !state.data.complete ? '; only the newest 2,000 of that window were searched' : ''}.</p>
     </section>`;
 }

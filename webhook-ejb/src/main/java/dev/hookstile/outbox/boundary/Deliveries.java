@@ -43,6 +43,10 @@ public class Deliveries {
             sql.append(" AND o.source = ?");
             parameters.add(query.source());
         }
+        if (query.eventId() != null) {
+            sql.append(" AND o.event_id = ?");
+            parameters.add(query.eventId());
+        }
         if (query.status() != null) {
             sql.append(" AND o.status = ?");
             parameters.add(query.status());

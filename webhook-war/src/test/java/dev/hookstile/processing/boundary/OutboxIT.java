@@ -27,6 +27,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import static dev.hookstile.it.Webhooks.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -233,6 +234,30 @@ class OutboxIT extends DeployedHookstile {
         assertTrue(delivered.getInt("effect") >= 1, delivered.toString());
         Webhooks.sleep(Duration.ofSeconds(2));
         assertEquals(1, effects.get("fx:" + id + ":effect-1").size(), "delivered, so sent once");
+    }
+
+    @Test
+    void oneEventsDeliveriesAreFoundByItsSourceAndIdAndNoOthers() {
+        // "two-": its handler posts two effects (EffectSender).
+        String id = "two-" + UUID.randomUUID();
+        String other = "two-" + UUID.randomUUID();
+        for (String event : List.of(id, other)) {
+            assertEquals(202, webhooks.send(webhooks.standard("fx", event, "{\"type\":\"invoice.paid\"}")).statusCode());
+        }
+        // Its effects are scheduled in the try that completes it.
+        webhooks.awaitRecorded("fx", id, completed(), DELIVERY);
+        webhooks.awaitRecorded("fx", other, completed(), DELIVERY);
+
+        List<JsonObject> found = operatorJson("api/deliveries?source=fx&eventId=" + id, 200)
+                .getJsonArray("deliveries").getValuesAs(JsonObject.class);
+
+        assertEquals(List.of(id, id), found.stream().map(d -> d.getString("eventId")).toList(), found.toString());
+        assertEquals(Set.of(1, 2), found.stream().map(d -> d.getInt("effect")).collect(Collectors.toSet()),
+                "both of its handler's effects, newest first: " + found);
+        assertEquals(0, operatorJson("api/deliveries?source=fwd&eventId=" + id, 200).getJsonArray("deliveries")
+                .size(), "the same id under another source is another event");
+        JsonObject refused = operatorJson("api/deliveries?eventId=" + id, 400);
+        assertTrue(refused.getString("detail").contains("source"), refused.toString());
     }
 
     @Test
