@@ -14,10 +14,4 @@ CREATE TABLE ingest_bucket (
     CONSTRAINT ingest_bucket_pk PRIMARY KEY (bucket_start, source, instance)
 );
 
--- The operator API's counts and lists by source: how many events a source has in a status, bounded to 10,000
--- (EventCounts), its oldest waiting event, its dead events newest first, a list filtered by source and status. Without
--- it, a bounded count of a small source's completed events walked the primary key and read the table (about 200 ms
--- each at a million events), and the former exact count read every row (0.5 to 1.1 s). It costs every claim one more
--- index entry: measured in docs/benchmarks.md ("The operator console at 1 million events"). A partial index over the
--- unfinished statuses only was measured too: it cannot bound the counts of completed and ignored events.
-CREATE INDEX received_event_by_source ON received_event (source, status, received_at);
+-- The operator API's index on received_event is V11's.

@@ -12,8 +12,17 @@ CREATE TABLE ingest_hour (
     CONSTRAINT ingest_hour_pk PRIMARY KEY (hour_start, source, instance)
 );
 
--- The type joins the index of V10, so that a bounded count with a type prefix (a replay's preview within a source
--- and status) reads the index only: without it, 48,000 rows of a source's completed events were read from the table
--- to count those of one type (about 250 ms at a million events; 10 ms with it).
-DROP INDEX received_event_by_source;
-CREATE INDEX received_event_by_source ON received_event (source, status, received_at, type);
+-- The operator API's counts and lists by status and source: how many events a source has in a status, bounded to
+-- 10,000 (EventCounts), its oldest waiting and newest event, its dead events newest first, a list filtered by source
+-- and status, and with the type, a bounded count of a type prefix (a replay's preview) from the index alone. Without
+-- it, a bounded count of a small source's completed events walked the primary key and read the table (about 200 ms
+-- each at a million events), and the former exact count read every row (0.5 to 1.1 s). It costs every claim one more
+-- index entry: measured in docs/benchmarks.md ("The operator console at 1 million events"). A partial index over the
+-- unfinished statuses only was measured too: it cannot bound the counts of completed and ignored events.
+-- The status comes FIRST on purpose: an index that begins with the source is one the planner may take for the
+-- ingest's duplicate lookup (source = ? AND event_id IN (...)) instead of the primary key, from statistics taken
+-- while the table was small; its cached generic plan then walked every event of the source on every lookup (measured:
+-- 577 million index entries read for 25,000 lookups, acks down from 3,900/s to 240/s). Every statement that uses this
+-- index names a status.
+DROP INDEX IF EXISTS received_event_by_source;
+CREATE INDEX received_event_by_status_and_source ON received_event (status, source, received_at, type);

@@ -21,7 +21,7 @@ import javax.sql.DataSource;
  * "10000+ completed", never an exact count of a million rows, and counting them all (the former grouped
  * {@code count(*)}) read the whole table, 0.5 to 1.1 s at a million events. Each count walks at most
  * {@link #COUNT_LIMIT} index entries: the partial index {@code received_event_unfinished} for the statuses an
- * operator acts on (dead, retrying, received), {@code received_event_by_source} for the others (V10).
+ * operator acts on (dead, retrying, received), {@code received_event_by_status_and_source} for the others (V11).
  */
 @ApplicationScoped
 public class EventCounts {
@@ -78,7 +78,7 @@ public class EventCounts {
 
     /**
      * The counts of these statuses, the oldest waiting and the newest event of a source, in one statement of
-     * scalar subqueries: each a bounded walk or a single probe of {@code received_event_by_source}.
+     * scalar subqueries: each a bounded walk or a single probe of {@code received_event_by_status_and_source}.
      */
     public Summary summary(String source, EventStatus... statuses) {
         EventStatus[] all = EventStatus.values();
@@ -134,7 +134,7 @@ public class EventCounts {
 
     /**
      * How many events the query selects (its status, source, type, error and time range; not its cursor), at most
-     * {@code limit}: one bounded walk of an index ({@code received_event_by_source} with a source,
+     * {@code limit}: one bounded walk of an index ({@code received_event_by_status_and_source} with a source,
      * {@code received_event_by_status} without).
      */
     public long matching(EventQuery query, int limit) {
