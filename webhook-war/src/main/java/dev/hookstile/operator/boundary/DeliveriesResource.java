@@ -42,7 +42,7 @@ public class DeliveriesResource {
         try {
             // eventId is exact and only with source (one event's forwardings and effects, by the outbox's key).
             query = new DeliveryQuery(QueryParameters.text("source", source, QueryParameters.MAX_SOURCE),
-                    exactId(eventId), QueryParameters.text("status", status, QueryParameters.MAX_TEXT),
+                    QueryParameters.eventId(eventId), QueryParameters.text("status", status, QueryParameters.MAX_TEXT),
                     QueryParameters.text("type", type, QueryParameters.MAX_TEXT),
                     QueryParameters.instant("since", since), QueryParameters.instant("until", until),
                     cursor(after), QueryParameters.limit(limit, 50, DeliveryQuery.MAX_LIMIT));
@@ -122,18 +122,6 @@ public class DeliveriesResource {
         } catch (NumberFormatException e) {
             return null;
         }
-    }
-
-    /** The event id as sent, not trimmed (an id may hold spaces at either end); {@code null} when absent or empty. */
-    private static String exactId(String eventId) {
-        if (eventId == null || eventId.isEmpty()) {
-            return null;
-        }
-        if (!QueryParameters.printable(eventId) || eventId.length() > QueryParameters.MAX_TEXT) {
-            throw new IllegalArgumentException("eventId must be 1 to " + QueryParameters.MAX_TEXT
-                    + " printable characters");
-        }
-        return eventId;
     }
 
     private static Long cursor(String after) {

@@ -62,7 +62,7 @@ public class EventsResource {
                     QueryParameters.status(status), QueryParameters.text("type", type, QueryParameters.MAX_TEXT),
                     QueryParameters.instant("since", since), QueryParameters.instant("until", until),
                     position(after), QueryParameters.limit(limit, 50, EventQuery.MAX_LIMIT), false, null,
-                    exactId(eventId));
+                    QueryParameters.eventId(eventId));
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/events").build();
         }
@@ -196,18 +196,6 @@ public class EventsResource {
         return Problems.of(404, "event-not-found", "Event not found",
                 "no event " + printable(eventId) + " is recorded for source " + printable(source),
                 "/api/events/" + source + "/" + eventId).build();
-    }
-
-    /** The event id as sent, not trimmed (an id may hold spaces at either end); {@code null} when absent or empty. */
-    private static String exactId(String eventId) {
-        if (eventId == null || eventId.isEmpty()) {
-            return null;
-        }
-        if (!QueryParameters.printable(eventId) || eventId.length() > QueryParameters.MAX_TEXT) {
-            throw new IllegalArgumentException("eventId must be 1 to " + QueryParameters.MAX_TEXT
-                    + " printable characters");
-        }
-        return eventId;
     }
 
     /** A cursor that decodes to a position the database can compare, or {@code null}. */

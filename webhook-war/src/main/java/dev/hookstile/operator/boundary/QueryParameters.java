@@ -87,4 +87,15 @@ final class QueryParameters {
         }
         throw new IllegalArgumentException("limit must be a whole number from 1 to " + maxLimit);
     }
+
+    /** The event id as sent, not trimmed (an id may hold spaces at either end); {@code null} when absent or empty. */
+    static String eventId(String eventId) {
+        if (eventId == null || eventId.isEmpty()) {
+            return null;
+        }
+        if (!printable(eventId) || eventId.length() > MAX_TEXT) {
+            throw new IllegalArgumentException("eventId must be 1 to " + MAX_TEXT + " printable characters");
+        }
+        return eventId;
+    }
 }
