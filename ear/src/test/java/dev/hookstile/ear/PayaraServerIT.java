@@ -132,6 +132,24 @@ class PayaraServerIT {
     }
 
     /**
+     * At {@code /} Payara registers its own metrics servlet into the application at {@code /metrics/*}: the scrape at
+     * {@code /metrics} is Hookstile's with Payara's JVM metrics included, and nothing is served beside it.
+     */
+    @Test
+    void metricsAreOneScrapeWithTheJvmsAndPayarasOwnPathAnswers404() {
+        HttpResponse<String> scrape = send(HttpRequest.newBuilder(URI.create(BASE + "metrics")).GET());
+        assertEquals(200, scrape.statusCode(), scrape.body());
+        assertTrue(scrape.body().contains("\nhookstile_events_accepted_total{source=\"gh\"} "), scrape.body());
+        assertTrue(scrape.body().contains("# TYPE hookstile_ingest_ack_seconds histogram"), scrape.body());
+        assertTrue(scrape.body().lines().anyMatch(line -> line.startsWith("memory_usedHeap_bytes{")),
+                "the JVM's metrics, from Payara's servlet: " + scrape.body());
+        for (String path : List.of("metrics/", "metrics/base")) {
+            HttpResponse<String> beside = send(HttpRequest.newBuilder(URI.create(BASE + path)).GET());
+            assertEquals(404, beside.statusCode(), path + ": " + beside.body());
+        }
+    }
+
+    /**
      * The console in this packaging too, in a real Chromium: the page and its modules (the application's own files
      * and the WebJars inside the web module) load under the strict policy, the admin token signs in, the overview
      * shows the source that just received an event, and signing out ends the session.

@@ -220,7 +220,7 @@ public final class Webhooks {
 
     /** The server's count of deliveries refused for this reason ({@code hookstile_deliveries_rejected_total}). */
     public long rejections(String reason) {
-        HttpResponse<String> metrics = server().get("metrics?scope=application");
+        HttpResponse<String> metrics = get("metrics");
         if (metrics.statusCode() != 200) {
             fail("metrics answered " + metrics.statusCode() + ": " + metrics.body());
         }
@@ -244,7 +244,7 @@ public final class Webhooks {
 
     /** A counter of the application metrics, summed over its tags. */
     public long counter(String name) {
-        HttpResponse<String> metrics = server().get("metrics?scope=application");
+        HttpResponse<String> metrics = get("metrics");
         if (metrics.statusCode() != 200) {
             fail("metrics answered " + metrics.statusCode() + ": " + metrics.body());
         }

@@ -81,11 +81,16 @@ public class EventCounts {
      * scalar subqueries: each a bounded walk or a single probe of {@code received_event_by_status_and_source}.
      */
     public Summary summary(String source, EventStatus... statuses) {
+        return summary(COUNT_LIMIT, source, statuses);
+    }
+
+    /** {@link #summary(String, EventStatus...)} with counts bounded by {@code limit} instead. */
+    public Summary summary(int limit, String source, EventStatus... statuses) {
         EventStatus[] all = EventStatus.values();
         var sql = new StringBuilder("SELECT 0");
         var parameters = new java.util.ArrayList<Object>();
         for (EventStatus status : statuses) {
-            sql.append(", ").append(BOUNDED.formatted(status.column(), COUNT_LIMIT));
+            sql.append(", ").append(BOUNDED.formatted(status.column(), limit));
             parameters.add(source);
         }
         for (EventStatus status : all) {

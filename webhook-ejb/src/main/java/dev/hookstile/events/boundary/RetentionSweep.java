@@ -1,6 +1,11 @@
 package dev.hookstile.events.boundary;
 
 import dev.hookstile.events.control.ExpiredEvents;
+import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.metrics.boundary.Counter;
+import dev.hookstile.metrics.boundary.Family;
+import dev.hookstile.metrics.boundary.Gauge;
+import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
@@ -15,15 +20,10 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.eclipse.microprofile.metrics.Tag;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -71,19 +71,26 @@ public class RetentionSweep {
     SchemaMigration schema;
 
     @Inject
-    MetricRegistry metrics;
+    Metrics metrics;
 
     @Resource
     TimerService timers;
 
-    private final Map<String, Counter> deleted = new HashMap<>();
+    private Family<Counter> deleted;
+    private Family<Gauge> lastRun;
 
     @PostConstruct
     void schedule() {
-        var metadata = Metadata.builder().withName("hookstile.events.deleted")
-                .withDescription("Completed and ignored events deleted by the retention, by source").build();
-        for (Source source : sources.all()) {
-            deleted.put(source.name(), metrics.counter(metadata, new Tag("source", source.name())));
+        deleted = metrics.counter("hookstile_retention_deleted_total",
+                "Events deleted by the retention, by their status", "status");
+        lastRun = metrics.gauge("hookstile_retention_last_run_timestamp_seconds",
+                "When the retention last swept every source (Unix time; 0 before the first sweep), by the status it"
+                        + " deletes", "status");
+        for (EventStatus status : EventStatus.values()) {
+            if (status.expirable()) {
+                deleted.labels(status.column());
+                lastRun.labels(status.column());
+            }
         }
         if (tombstoneDays < 0) {
             throw new IllegalStateException("HOOKSTILE_RETENTION_TOMBSTONE_DAYS must not be negative (0 keeps every "
@@ -112,13 +119,24 @@ public class RetentionSweep {
             return;
         }
         Instant deadline = Instant.now().plus(BUDGET);
+        boolean swept = true;
         for (Source source : sources.all()) {
             try {
                 sweep(source, deadline);
             } catch (RuntimeException e) {
+                swept = false;
                 // The database is away or busy: the next interval tries again.
                 LOG.log(Level.WARNING, "Retention sweep of source " + source.name() + " failed; next try in "
                         + intervalSeconds + " s", e);
+            }
+        }
+        if (swept) {
+            // A run that failed for a source is not a run: an alert on the time since the last one must see it.
+            double at = System.currentTimeMillis() / 1000.0;
+            for (EventStatus status : EventStatus.values()) {
+                if (status.expirable()) {
+                    lastRun.labels(status.column()).set(at);
+                }
             }
         }
         if (tombstoneDays > 0) {
@@ -149,12 +167,13 @@ public class RetentionSweep {
         Instant cutoff = now.minus(source.retention());
         long total = 0;
         int batch;
+        var byStatus = new HashMap<String, Long>(4);
         do {
-            batch = expired.deleteBatch(source.name(), cutoff, BATCH);
+            batch = expired.deleteBatch(source.name(), cutoff, BATCH, byStatus);
             total += batch;
         } while (batch == BATCH && Instant.now().isBefore(deadline));
+        byStatus.forEach((status, count) -> deleted.labels(status).add(count));
         if (total > 0) {
-            deleted.get(source.name()).inc(total);
             long count = total;
             LOG.info(() -> "Retention: deleted " + count + " events of source " + source.name() + " received before "
                     + cutoff);

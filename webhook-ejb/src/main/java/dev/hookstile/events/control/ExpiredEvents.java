@@ -20,6 +20,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -40,13 +41,15 @@ public class ExpiredEvents {
      * their history, and the bodies they shared once no event uses them; each leaves its tombstone, in the same
      * transaction, so that no moment exists in which its id is forgotten.
      *
+     * @param deletedByStatus where the deleted events are added up by their status column
      * @return how many events were deleted; fewer than {@code limit} when none are left
      */
-    public int deleteBatch(String source, Instant cutoff, int limit) {
+    public int deleteBatch(String source, Instant cutoff, int limit, Map<String, Long> deletedByStatus) {
         Connection connection = em.unwrap(Connection.class);
         try {
             List<String> ids = new ArrayList<>(limit);
             List<Timestamp> receivedAt = new ArrayList<>(limit);
+            List<String> statuses = new ArrayList<>(limit);
             Set<String> bodies = new TreeSet<>();
             try (PreparedStatement query = connection.prepareStatement(ReceivedEvent.EXPIRED)) {
                 query.setString(1, source);
@@ -56,6 +59,7 @@ public class ExpiredEvents {
                     while (rows.next()) {
                         ids.add(rows.getString(1));
                         receivedAt.add(rows.getTimestamp(3));
+                        statuses.add(rows.getString(4));
                         if (rows.getString(2) != null) {
                             bodies.add(rows.getString(2));
                         }
@@ -75,6 +79,7 @@ public class ExpiredEvents {
                     events.setString(2, id);
                     if (events.executeUpdate() == 1) {
                         deleted++;
+                        deletedByStatus.merge(statuses.get(i), 1L, Long::sum);
                         history.setString(1, source);
                         history.setString(2, id);
                         history.addBatch();

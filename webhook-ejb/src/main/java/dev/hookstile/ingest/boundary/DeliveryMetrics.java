@@ -1,29 +1,31 @@
 package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.ingest.control.Tally;
+import dev.hookstile.metrics.boundary.Counter;
+import dev.hookstile.metrics.boundary.Family;
+import dev.hookstile.metrics.boundary.Histogram;
+import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.eclipse.microprofile.metrics.Tag;
 
 import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * Counts what ingest answers, for {@code GET /metrics?scope=application}: refused deliveries by reason
- * ({@code hookstile_deliveries_rejected_total{reason="invalid-signature"}}), accepted and duplicate events. The
+ * Counts what ingest answers, for {@code GET /metrics}: refused deliveries by reason
+ * ({@code hookstile_deliveries_rejected_total{reason="invalid-signature"}}), accepted and duplicate events by source,
+ * answers {@code 503} by reason, and how long each answer took ({@code hookstile_ingest_ack_seconds{outcome}}). The
  * messages that carried the accepted ones to the queue are the queue's count ({@code EventQueue}).
  *
- * <p>Tags come only from a fixed set (the rejection reasons), never from the request: a hostile sender must not be
- * able to create a metric per made-up source name. The counters are resolved once, so counting is a field read and
- * an atomic add.
+ * <p>Tags come only from fixed or configured sets (the rejection reasons, the configured sources), never from the
+ * request: a hostile sender must not be able to create a series per made-up source name. Counting is a map lookup
+ * at most and an atomic add.
  *
  * <p>The same outcomes are also counted per source and 10-second bucket ({@link Tally}: a map lookup and a
  * {@code LongAdder} increment) for the operator overview; {@link IngestBuckets} writes them to the database off the
@@ -36,8 +38,15 @@ public class DeliveryMetrics {
     /** The bucket source of refusals no configured source can be named for: not a name a source can have. */
     public static final String OTHER = "_other";
 
+    /** What an answer was, for the ack histogram. */
+    public enum Answered {
+        ACCEPTED, DUPLICATE, REJECTED, UNAVAILABLE;
+
+        final String tag = name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     @Inject
-    MetricRegistry registry;
+    Metrics metrics;
 
     @Inject
     Sources sources;
@@ -45,8 +54,10 @@ public class DeliveryMetrics {
     private final Tally tally = new Tally();
 
     private final Map<Rejection, Counter> rejected = new EnumMap<>(Rejection.class);
-    private Counter accepted;
-    private Counter duplicate;
+    private final Map<Answered, Histogram> acks = new EnumMap<>(Answered.class);
+    private Family<Counter> accepted;
+    private Family<Counter> duplicate;
+    private Family<Counter> unavailable;
 
     /** Registered at deployment, so the counters are at 0 before the first delivery rather than absent. */
     void eager(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
@@ -55,35 +66,75 @@ public class DeliveryMetrics {
 
     @PostConstruct
     void register() {
-        var rejectedMetadata = Metadata.builder().withName("hookstile.deliveries.rejected")
-                .withDescription("Deliveries refused, by reason (the problem type's last segment)").build();
+        var rejectedFamily = metrics.counter("hookstile_deliveries_rejected_total",
+                "Deliveries refused, by reason (the problem type's last segment)", "reason");
         for (Rejection reason : Rejection.values()) {
-            rejected.put(reason, registry.counter(rejectedMetadata, new Tag("reason", reason.slug())));
+            rejected.put(reason, rejectedFamily.labels(reason.slug()));
         }
-        accepted = registry.counter(Metadata.builder().withName("hookstile.events.accepted")
-                .withDescription("Events queued durably for processing").build());
-        duplicate = registry.counter(Metadata.builder().withName("hookstile.events.duplicate")
-                .withDescription("Events answered as duplicates at ingest, not queued again").build());
+        accepted = metrics.counter("hookstile_events_accepted_total",
+                "Events queued durably for processing, by source", "source");
+        duplicate = metrics.counter("hookstile_events_duplicate_total",
+                "Events answered as duplicates at ingest, not queued again, by source", "source");
+        unavailable = metrics.counter("hookstile_ingest_unavailable_total",
+                "Deliveries answered 503 (nothing accepted; the sender retries), by the problem type's last segment",
+                "reason");
+        for (Source source : sources.all()) {
+            accepted.labels(source.name());
+            duplicate.labels(source.name());
+        }
+        for (Rejection reason : Rejection.values()) {
+            if (reason.status() == 503) {
+                unavailable.labels(reason.slug());
+            }
+        }
+        unavailable.labels(BROKER_UNAVAILABLE);
+        var ackFamily = metrics.histogram("hookstile_ingest_ack_seconds",
+                "From a delivery's arrival to its answer, by what it was answered", Metrics.LATENCY_BOUNDS, "outcome");
+        for (Answered answered : Answered.values()) {
+            acks.put(answered, ackFamily.labels(answered.tag));
+        }
+    }
+
+    /** The problem type of a delivery the broker could not take. */
+    public static final String BROKER_UNAVAILABLE = "broker-unavailable";
+
+    /** How long answering a delivery took, from its arrival ({@link System#nanoTime()}). */
+    public void answered(Answered answered, long arrivedNanos) {
+        acks.get(answered).observeNanos(System.nanoTime() - arrivedNanos);
+    }
+
+    /** A delivery answered {@code 503} by the hand-off: the broker did not take it. */
+    public void brokerUnavailable() {
+        unavailable.labels(BROKER_UNAVAILABLE).inc();
     }
 
     /** A delivery refused before its source was known (or for no configured source). */
     public void rejected(Rejection reason) {
-        rejected.get(reason).inc();
+        count(reason);
         tally.count(OTHER, Tally.Outcome.REJECTED, System.currentTimeMillis());
     }
 
     /** A delivery to the source named in its path refused; counted under that source if it is configured. */
     public void rejected(String sourceName, Rejection reason) {
-        rejected.get(reason).inc();
+        count(reason);
         String source = sourceName != null && sources.find(sourceName).isPresent() ? sourceName : OTHER;
         tally.count(source, Tally.Outcome.REJECTED, System.currentTimeMillis());
     }
 
+    private void count(Rejection reason) {
+        rejected.get(reason).inc();
+        if (reason.status() == 503) {
+            unavailable.labels(reason.slug()).inc();
+        }
+    }
+
     void received(Receipt receipt) {
         long now = System.currentTimeMillis();
+        Counter acceptedHere = accepted.labels(receipt.source());
+        Counter duplicateHere = duplicate.labels(receipt.source());
         for (Receipt.Outcome outcome : receipt.events()) {
             boolean isAccepted = Receipt.ACCEPTED.equals(outcome.status());
-            (isAccepted ? accepted : duplicate).inc();
+            (isAccepted ? acceptedHere : duplicateHere).inc();
             tally.count(receipt.source(), isAccepted ? Tally.Outcome.ACCEPTED : Tally.Outcome.DUPLICATE, now);
         }
     }

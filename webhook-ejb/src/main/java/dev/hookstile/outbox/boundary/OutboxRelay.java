@@ -102,6 +102,9 @@ public class OutboxRelay {
     OutboxEntries entries;
 
     @Inject
+    OutboxGauges gauges;
+
+    @Inject
     SchemaMigration schema;
 
     @Resource
@@ -208,6 +211,10 @@ public class OutboxRelay {
     }
 
     private void record(OutboxEntries.Due entry, HttpForwarding.Result result, List<Long> delivered) {
+        gauges.attempted(entry.source(), entry.effect() > 0, result instanceof HttpForwarding.Delivered
+                ? OutboxGauges.Result.DELIVERED
+                : result instanceof HttpForwarding.Transient && entry.attempts() + 1 < maxAttempts
+                ? OutboxGauges.Result.FAILED : OutboxGauges.Result.DEAD);
         if (result instanceof HttpForwarding.Transient failure) {
             if (breakers.failed(entry.destination(), Instant.now())) {
                 LOG.warning(() -> "Outbox: " + Redacted.url(entry.destination()) + " failed " + breakers.threshold()

@@ -1,5 +1,8 @@
 package dev.hookstile.processing.boundary;
 
+import dev.hookstile.metrics.boundary.Metrics;
+import dev.hookstile.metrics.boundary.Family;
+import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.processing.control.ConsumerActivity;
 import dev.hookstile.queue.boundary.WaitingMessages;
@@ -16,10 +19,6 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.eclipse.microprofile.metrics.Tag;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -83,7 +82,7 @@ public class StalledConsumers {
     long longestRedeliveryDelayMs;
 
     @Inject
-    MetricRegistry registry;
+    Metrics metrics;
 
     @Resource
     TimerService timers;
@@ -96,11 +95,10 @@ public class StalledConsumers {
     @PostConstruct
     void schedule() {
         // Tagged by queue: a fixed set, present at 0 before the first stall, for alerts.
-        Metadata metadata = Metadata.builder().withName("hookstile.consumers.reconnected")
-                .withDescription("Queue consumers reconnected because they received nothing while their queue held"
-                        + " messages").build();
+        Family<Counter> family = metrics.counter("hookstile_consumers_reconnected_total",
+                "Queue consumers reconnected because they received nothing while their queue held messages", "queue");
         for (String queue : QUEUES) {
-            reconnected.put(queue, registry.counter(metadata, new Tag("queue", queue)));
+            reconnected.put(queue, family.labels(queue));
         }
         Duration window = stallSeconds.map(Duration::ofSeconds)
                 .orElse(Duration.ofMillis(2 * longestRedeliveryDelayMs));

@@ -28,6 +28,9 @@ public final class Attempts {
     private boolean claimed;
     private int attemptsBefore;
     private int replayBase;
+    /** How the try that succeeded ended, and how long it took, for the metrics. */
+    private Outcome succeeded;
+    private long tryNanos;
 
     /**
      * @param bodyDigest  the digest its body is stored under, shared with the other events of its delivery;
@@ -102,6 +105,21 @@ public final class Attempts {
 
     Failure lastFailure() {
         return failures.get(failures.size() - 1);
+    }
+
+    /** A try ended well, and took this long. */
+    void succeeded(Outcome outcome, long nanos) {
+        succeeded = outcome;
+        tryNanos = nanos;
+    }
+
+    /** How the try that succeeded ended; {@code null} while none did. */
+    Outcome succeeded() {
+        return succeeded;
+    }
+
+    long tryNanos() {
+        return tryNanos;
     }
 
     void failed(Failure failure) {

@@ -12,6 +12,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -44,6 +45,9 @@ public class EventProcessor {
 
     @Inject
     Sources sources;
+
+    @Inject
+    ProcessingMetrics processingMetrics;
 
     /** The broker's redelivery limit, -1 for none (the consumer's activation config reads the same variable). */
     @Inject
@@ -93,6 +97,16 @@ public class EventProcessor {
             // consumer, which would leave the message unacknowledged until a restart.
             Thread.interrupted();
         }
+        if (alone.size() < batch.size()) {
+            // Committed together: each counted by how its share of the try ended.
+            Instant now = clock.instant();
+            for (Attempts attempts : batch) {
+                // Only those it processed succeeded: the others were left for a try of their own.
+                if (attempts.succeeded() != null) {
+                    processingMetrics.succeeded(attempts, attempts.succeeded(), now);
+                }
+            }
+        }
         boolean redeliver = false;
         int deliveryCount = events.get(0).deliveryCount();
         for (Attempts attempts : alone) {
@@ -113,7 +127,11 @@ public class EventProcessor {
     private Outcome process(Attempts attempts, int deliveryCount) {
         WebhookEvent event = attempts.event();
         try {
-            return retries.attempt(attempts);
+            Outcome outcome = retries.attempt(attempts);
+            if (outcome == Outcome.COMPLETED || outcome == Outcome.IGNORED) {
+                processingMetrics.succeeded(attempts, outcome, clock.instant());
+            }
+            return outcome;
         } catch (RuntimeException e) {
             // A handler may leave the thread interrupted; recording the failure on an interrupted thread could fail
             // (a pool wait, H2's file channel) and the failure would go uncounted.
@@ -127,6 +145,7 @@ public class EventProcessor {
             if (recorded.isEmpty()) {
                 return Outcome.DUPLICATE;
             }
+            processingMetrics.failed(attempts, recorded.get() == EventStatus.DEAD);
             Failure last = attempts.lastFailure();
             if (recorded.get() == EventStatus.DEAD) {
                 LOG.log(Level.WARNING, () -> "Dead: " + event + " after " + attempts.failures().size()
@@ -162,6 +181,7 @@ public class EventProcessor {
         if (recorded.isEmpty()) {
             return Outcome.DUPLICATE;
         }
+        processingMetrics.failed(attempts, true);
         LOG.log(Level.WARNING, () -> "Dead: " + event + ", taken from the broker's dead letter queue");
         return Outcome.DEAD;
     }

@@ -15,6 +15,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,6 +25,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One try: claim, handlers, history, in a transaction of its own, so that a failed try rolls back completely (its
@@ -75,9 +77,9 @@ public class EventTry {
     /**
      * One try of the new events of a message, together: their claims in one statement batch, the handlers of each
      * in turn, their history lines in another batch, and one commit. Only events never recorded before are taken
-     * here, and only those of sources without body deduplication; the others, and every event when anything fails
-     * (the whole transaction then rolls back), are left for a try of their own ({@link #run}), which retries and
-     * records failures as ever. A redelivered message's events are mostly finished already: their claims answer 0
+     * here, with their bodies' fingerprints in one more batch where the source deduplicates bodies; the others, and
+     * every event when anything fails (the whole transaction then rolls back), are left for a try of their own
+     * ({@link #run}), which retries and records failures as ever. A redelivered message's events are mostly finished already: their claims answer 0
      * and they go alone to find that out.
      *
      * @return the events this try did not process, in the order given
@@ -95,7 +97,7 @@ public class EventTry {
         var candidates = new ArrayList<Attempts>(batch.size());
         for (Attempts attempts : batch) {
             // Ordered events go alone: each is told whether it is older than its key's last (KeyOrder).
-            if (attempts.bodyWindow().isZero() && attempts.tryIndex() == 1 && attempts.event().orderKey() == null) {
+            if (attempts.tryIndex() == 1 && attempts.event().orderKey() == null) {
                 candidates.add(attempts);
             }
         }
@@ -123,6 +125,7 @@ public class EventTry {
                 processed.add(candidates.get(i));
             }
         }
+        Map<Attempts, String> repeats = repeatsAmong(processed);
         var lines = new ArrayList<EventClaim.AttemptLine>(processed.size());
         var alone = new ArrayList<Attempts>(batch.size() - processed.size());
         // Each event's share of the try runs from the end of the one before it (the first's from the try's start,
@@ -134,18 +137,61 @@ public class EventTry {
                 continue;
             }
             WebhookEvent claimedEvent = attempts.event().withAttempt(1);
+            String repeat = repeats.get(attempts);
+            if (repeat != null) {
+                claim.setStatus(claimedEvent, EventStatus.IGNORED, repeat);
+                Instant end = Instant.now();
+                lines.add(new EventClaim.AttemptLine(claimedEvent, 1, EventStatus.IGNORED.column(), null, repeat,
+                        now, Failure.millisBetween(start, end)));
+                attempts.succeeded(Outcome.IGNORED, Duration.between(start, end).toNanos());
+                start = end;
+                continue;
+            }
             leave(attempts, claimedEvent, now);
             outbox.processing(claimedEvent);
             deadline.run(() -> handlers.dispatch(claimedEvent));
             Instant end = Instant.now();
             lines.add(new EventClaim.AttemptLine(claimedEvent, 1, statuses.get(attempts).column(), null, null, now,
                     Failure.millisBetween(start, end)));
+            attempts.succeeded(statuses.get(attempts) == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED,
+                    Duration.between(start, end).toNanos());
             start = end;
         }
         if (!lines.isEmpty()) {
             claim.recordAttempts(lines);
         }
         return alone;
+    }
+
+    /**
+     * Of these events just claimed, those whose body repeats another event's within their source's window, each
+     * with the reason it is ignored; the others' bodies are taken, all in one round trip.
+     */
+    private Map<Attempts, String> repeatsAmong(Set<Attempts> claimed) {
+        var looked = new ArrayList<Attempts>(claimed.size());
+        var bodies = new ArrayList<BodyFingerprints.Body>(claimed.size());
+        for (Attempts attempts : claimed) {
+            if (!attempts.bodyWindow().isZero()) {
+                looked.add(attempts);
+                bodies.add(new BodyFingerprints.Body(attempts.event(), fingerprint(attempts.event()),
+                        attempts.bodyWindow()));
+            }
+        }
+        if (bodies.isEmpty()) {
+            return Map.of();
+        }
+        List<Optional<BodyFingerprints.Repeat>> found = fingerprints.repeatsOf(bodies);
+        var repeats = new IdentityHashMap<Attempts, String>(2);
+        for (int i = 0; i < found.size(); i++) {
+            Attempts attempts = looked.get(i);
+            found.get(i).ifPresent(repeat -> repeats.put(attempts, repeatReason(repeat, attempts)));
+        }
+        return repeats;
+    }
+
+    private static String repeatReason(BodyFingerprints.Repeat repeat, Attempts attempts) {
+        return "repeats the body of event " + repeat.eventId() + " (received " + repeat.receivedAt()
+                + ") within the source's body deduplication window of " + attempts.bodyWindow().toSeconds() + " s";
     }
 
     private static final Comparator<Attempts> BY_KEY = Comparator
@@ -179,9 +225,7 @@ public class EventTry {
                 ? Optional.empty() : fingerprints.repeatOf(event, fingerprint(event), attempts.bodyWindow());
         if (repeat.isPresent()) {
             status = EventStatus.IGNORED;
-            String reason = "repeats the body of event " + repeat.get().eventId() + " (received "
-                    + repeat.get().receivedAt() + ") within the source's body deduplication window of "
-                    + attempts.bodyWindow().toSeconds() + " s";
+            String reason = repeatReason(repeat.get(), attempts);
             claim.setStatus(claimed, status, reason);
             recordHistory(attempts, claimed, attempt, status, reason, now);
             return Outcome.IGNORED;

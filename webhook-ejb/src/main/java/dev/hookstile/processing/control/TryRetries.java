@@ -58,8 +58,11 @@ public class TryRetries {
         // A handler of the previous try may have left this thread interrupted; the next try must not inherit it.
         Thread.interrupted();
         Instant start = clock.instant();
+        long started = System.nanoTime();
         try {
-            return tries.run(attempts, start);
+            Outcome outcome = tries.run(attempts, start);
+            attempts.succeeded(outcome, System.nanoTime() - started);
+            return outcome;
         } catch (Throwable thrown) {
             // Errors too (a handler's AssertionError, NoClassDefFoundError): unrecorded, they would loop forever.
             Throwable e = thrown instanceof TryFailed && thrown.getCause() != null ? thrown.getCause() : thrown;

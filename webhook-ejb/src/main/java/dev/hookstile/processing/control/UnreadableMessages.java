@@ -1,14 +1,13 @@
 package dev.hookstile.processing.control;
 
+import dev.hookstile.metrics.boundary.Metrics;
+import dev.hookstile.metrics.boundary.Counter;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.jms.Message;
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 
 import java.time.Clock;
 import java.util.logging.Logger;
@@ -29,7 +28,7 @@ public class UnreadableMessages {
     AttemptLog log;
 
     @Inject
-    MetricRegistry registry;
+    Metrics metrics;
 
     private final Clock clock = Clock.systemUTC();
     private Counter unreadable;
@@ -41,9 +40,9 @@ public class UnreadableMessages {
 
     @PostConstruct
     void register() {
-        unreadable = registry.counter(Metadata.builder().withName("hookstile.messages.unreadable")
-                .withDescription("Messages on Hookstile's queues that could not be read as events, recorded dead "
-                        + "with their bytes").build());
+        unreadable = metrics.counter("hookstile_messages_unreadable_total",
+                "Messages on Hookstile's queues that could not be read as events, recorded dead with their bytes")
+                .labels();
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.hookstile.queue.boundary;
 
 import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.metrics.boundary.Gauge;
+import dev.hookstile.metrics.boundary.Metrics;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
@@ -60,8 +62,18 @@ public class QueueDepth {
     private volatile long askedAt;
     private long silentUntil;
 
+    @Inject
+    Metrics metrics;
+
+    /** The same count for the scrape; NaN while it is not known (an external broker without the plugin). */
+    private Gauge waiting;
+
     @PostConstruct
     void schedule() {
+        waiting = metrics.gauge("hookstile_queue_waiting_messages",
+                "Messages waiting in the broker's event queues (each carries one or more events; NaN: not known)")
+                .labels();
+        waiting.set(Double.NaN);
         long every = EVERY_SECONDS * 1_000L;
         timers.createIntervalTimer(every, every, new TimerConfig(null, false));
     }
@@ -92,6 +104,7 @@ public class QueueDepth {
                     OptionalLong size = size(session, replies, answers, queue);
                     if (size.isEmpty()) {
                         depth = -1;
+                        waiting.set(Double.NaN);
                         silentUntil = now + AFTER_SILENCE_SECONDS * 1_000L;
                         LOG.fine("The broker does not answer ActiveMQ's statistics requests: queue depth unknown");
                         return;
@@ -99,12 +112,14 @@ public class QueueDepth {
                     total += size.getAsLong();
                 }
                 depth = total;
+                waiting.set(total);
                 askedAt = now;
             } finally {
                 replies.delete();
             }
         } catch (JMSException | RuntimeException e) {
             depth = -1;
+            waiting.set(Double.NaN);
             LOG.log(Level.FINE, "Could not ask the broker for its queue depth", e);
         }
     }

@@ -1,25 +1,23 @@
 package dev.hookstile.queue.control;
 
+import dev.hookstile.metrics.boundary.Metrics;
+import dev.hookstile.metrics.boundary.Counter;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /**
  * The messages the hand-off sent to the queue ({@code hookstile_queue_messages_total}): accepted events divided by
- * it is how many travel together. A bean of its own, created with the application: the registry can only be reached
- * from a thread of the application (the readiness check's thread, which often uses the queue first, cannot), and the
- * queue itself cannot be created that early (its connection factory comes from an EJB).
+ * it is how many travel together. A bean of its own, created with the application: the queue itself cannot be created
+ * that early (its connection factory comes from an EJB).
  */
 @ApplicationScoped
 public class SentMessages {
 
     @Inject
-    MetricRegistry registry;
+    Metrics metrics;
 
     private Counter messages;
 
@@ -30,9 +28,9 @@ public class SentMessages {
 
     @PostConstruct
     void register() {
-        messages = registry.counter(Metadata.builder().withName("hookstile.queue.messages")
-                .withDescription("Messages ingest sent to the queue; accepted events divided by it is how many "
-                        + "travel together").build());
+        messages = metrics.counter("hookstile_queue_messages_total",
+                "Messages ingest sent to the queue; accepted events divided by it is how many travel together")
+                .labels();
     }
 
     public void sent() {

@@ -5,9 +5,14 @@ import dev.hookstile.queue.boundary.EventMessage;
 import dev.hookstile.queue.boundary.EventQueue;
 import dev.hookstile.queue.boundary.HandOffFailure;
 import dev.hookstile.source.boundary.Sources;
+import dev.hookstile.replay.control.ReplayMetrics;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 
 import java.sql.Timestamp;
@@ -64,6 +69,12 @@ public class Replays {
 
     @Inject
     Sources sources;
+
+    @Inject
+    ReplayMetrics metrics;
+
+    @Resource
+    TransactionSynchronizationRegistry transactions;
 
     /**
      * @param idempotencyKey the request's {@code Idempotency-Key}, or {@code null}: a request with a key that already
@@ -129,6 +140,19 @@ public class Replays {
         String orderKey = sources.find(source).map(s -> s.orderKeyOf(event.getPayload())).orElse(null);
         queue.resend(new EventMessage.Outgoing(source, event.getProvider(), eventId, event.getType(), orderKey,
                 event.getReceivedAt().toInstant(), event.getHeaders(), event.getPayload()));
+        // Counted once queued for good: a replay whose transaction rolls back queued nothing.
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    metrics.queued();
+                }
+            }
+        });
         return Result.QUEUED;
     }
 }

@@ -1,6 +1,8 @@
 package dev.hookstile.outbox.boundary;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.hookstile.source.boundary.Sources;
+import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.MapConfig;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
@@ -88,6 +90,10 @@ class OutboxRelayTest {
         relay.breakerFailures = 5;
         relay.breakerOpenSeconds = 30;
         relay.published = new Breakers();
+        relay.gauges = new OutboxGauges();
+        relay.gauges.metrics = new Metrics();
+        relay.gauges.sources = new Sources(new MapConfig(Map.of()));
+        relay.gauges.register();
         relay.concurrency = 8;
         relay.threadPriority = Thread.NORM_PRIORITY;
         relay.published = new Breakers();

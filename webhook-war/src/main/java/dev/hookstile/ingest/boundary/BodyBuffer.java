@@ -58,6 +58,8 @@ public class BodyBuffer extends HttpFilter {
     private static final String COLLECTOR = BodyBuffer.class.getName() + ".collector";
     private static final byte[] NO_BODY = new byte[0];
     private static final String WEBHOOKS = "/webhooks/";
+    /** What the resource answered a delivery ({@link DeliveryMetrics.Answered}), for timing its answer here. */
+    static final String ANSWERED = BodyBuffer.class.getName() + ".answered";
 
     /**
      * The body deadline, kept here rather than as the AsyncContext's timeout: that timer is not reliably disarmed by
@@ -95,11 +97,43 @@ public class BodyBuffer extends HttpFilter {
             } finally {
                 if (collector != null) {
                     collector.share.close();
+                    acked(request, response, collector.arrived);
                 }
             }
             return;
         }
-        if (!"POST".equals(request.getMethod()) || request.getContentLengthLong() > limits.maxBytes()) {
+        if (!"POST".equals(request.getMethod())) {
+            // A handshake (Meta's GET), not a delivery: not timed.
+            chain.doFilter(request, response);
+            return;
+        }
+        long arrived = System.nanoTime();
+        try {
+            receive(request, response, chain, arrived);
+        } finally {
+            if (!request.isAsyncStarted()) {
+                acked(request, response, arrived);
+            }
+        }
+    }
+
+    /**
+     * Times a delivery's answer: as the resource said what it was ({@link #ANSWERED}), else by its status (a
+     * refusal); an answer that is neither (Slack's URL verification) is not a delivery's and is not timed.
+     */
+    private void acked(HttpServletRequest request, HttpServletResponse response, long arrived) {
+        DeliveryMetrics.Answered answered = request.getAttribute(ANSWERED) instanceof DeliveryMetrics.Answered said
+                ? said
+                : response.getStatus() == 503 ? DeliveryMetrics.Answered.UNAVAILABLE
+                : response.getStatus() >= 400 ? DeliveryMetrics.Answered.REJECTED : null;
+        if (answered != null) {
+            metrics.answered(answered, arrived);
+        }
+    }
+
+    private void receive(HttpServletRequest request, HttpServletResponse response, FilterChain chain, long arrived)
+            throws IOException, ServletException {
+        if (request.getContentLengthLong() > limits.maxBytes()) {
             // Refused from its declared length alone, or not a delivery: nothing to wait for.
             chain.doFilter(request, response);
             return;
@@ -123,7 +157,7 @@ public class BodyBuffer extends HttpFilter {
         }
         AsyncContext async = request.startAsync(request, response);
         async.setTimeout(0);
-        var collector = new Collector(request, async, declared);
+        var collector = new Collector(request, async, declared, arrived);
         async.addListener(collector);
         request.setAttribute(COLLECTOR, collector);
         collector.deadline = DEADLINES.schedule(collector::expire, limits.timeoutSeconds(), TimeUnit.SECONDS);
@@ -231,13 +265,16 @@ public class BodyBuffer extends HttpFilter {
         /** The body's size as declared, or one past the limit when chunked (enough to know it is too large). */
         private final int expected;
         private final BodyBudget.Share share;
+        /** When the request arrived ({@link System#nanoTime()}): its answer is timed from there. */
+        private final long arrived;
         private final AtomicBoolean finished = new AtomicBoolean();
         private byte[] body = NO_BODY;
         private int size;
         private volatile ScheduledFuture<?> deadline;
 
-        Collector(HttpServletRequest request, AsyncContext async, long declared) throws IOException {
+        Collector(HttpServletRequest request, AsyncContext async, long declared, long arrived) throws IOException {
             this.request = request;
+            this.arrived = arrived;
             this.async = async;
             this.in = request.getInputStream();
             this.expected = declared >= 0 ? (int) declared : limits.maxBytes() + 1;
@@ -317,6 +354,8 @@ public class BodyBuffer extends HttpFilter {
                 refuse(request, (HttpServletResponse) async.getResponse(), reason, detail);
             } finally {
                 async.complete();
+                metrics.answered(reason.status() == 503 ? DeliveryMetrics.Answered.UNAVAILABLE
+                        : DeliveryMetrics.Answered.REJECTED, arrived);
             }
         }
 

@@ -11,6 +11,7 @@ import dev.hookstile.queue.boundary.HandOffFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.spi.JsonProvider;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -52,13 +53,15 @@ public class WebhooksResource {
     @POST
     @Consumes(MediaType.WILDCARD)
     public Response receive(@PathParam("source") String source, @Context HttpHeaders headers,
-                            @Context UriInfo uri, InputStream body) {
+                            @Context UriInfo uri, @Context HttpServletRequest request, InputStream body) {
         try {
             Receipt receipt = ingest.receive(source, headers::getHeaderString, uri.getRequestUri().toString(),
                     headers.getLength(), body);
             if (receipt.answer() != null) {
                 return answer(receipt.answer());
             }
+            request.setAttribute(BodyBuffer.ANSWERED, receipt.duplicate()
+                    ? DeliveryMetrics.Answered.DUPLICATE : DeliveryMetrics.Answered.ACCEPTED);
             return Response.status(receipt.duplicate() ? Response.Status.OK : Response.Status.ACCEPTED)
                     .type(MediaType.APPLICATION_JSON_TYPE)
                     .entity(json(receipt))
@@ -66,6 +69,7 @@ public class WebhooksResource {
         } catch (RejectedDelivery rejected) {
             return refuse(source, rejected);
         } catch (HandOffFailure failure) {
+            metrics.brokerUnavailable();
             LOG.log(Level.WARNING, "Could not queue a delivery to " + source + " durably; answered 503", failure);
             return Problems.brokerUnavailable("the event could not be stored durably; it was not accepted, retry later",
                     "/webhooks/" + source);

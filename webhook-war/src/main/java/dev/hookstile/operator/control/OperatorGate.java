@@ -1,5 +1,7 @@
 package dev.hookstile.operator.control;
 
+import dev.hookstile.metrics.boundary.Counter;
+import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.operator.boundary.AdminToken;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -7,10 +9,6 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.eclipse.microprofile.metrics.Tag;
 
 import java.util.EnumMap;
 import java.util.List;
@@ -73,7 +71,7 @@ public class OperatorGate {
     AdminToken adminToken;
 
     @Inject
-    MetricRegistry registry;
+    Metrics metrics;
 
     @Inject
     ConsoleSessions sessions;
@@ -127,10 +125,10 @@ public class OperatorGate {
         if (!allowlist.allowsAll()) {
             LOG.info(() -> "Operator API answers only " + allowlist + " (" + ALLOWED_ADDRESSES_VARIABLE + ")");
         }
-        var metadata = Metadata.builder().withName("hookstile.operator.auth.failures")
-                .withDescription("Operator API requests refused, by reason").build();
+        var family = metrics.counter("hookstile_operator_auth_failures_total",
+                "Operator API requests refused, by reason", "reason");
         for (Reason reason : Reason.values()) {
-            failures.put(reason, registry.counter(metadata, new Tag("reason", reason.tag())));
+            failures.put(reason, family.labels(reason.tag()));
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.hookstile.platform.boundary;
 
+import dev.hookstile.metrics.boundary.Counter;
+import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.platform.control.RequestPaths;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
@@ -7,9 +9,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,14 +30,14 @@ public class AmbiguousPathFilter extends HttpFilter {
     private static final byte[] BODY_BYTES = BODY.getBytes(StandardCharsets.UTF_8);
 
     @Inject
-    MetricRegistry registry;
+    Metrics metrics;
 
     private Counter refused;
 
     @Override
     public void init() {
-        refused = registry.counter(Metadata.builder().withName("hookstile.paths.refused")
-                .withDescription("Requests refused for a dot-segment or ';' in their path").build());
+        refused = metrics.counter("hookstile_paths_refused_total",
+                "Requests refused for a dot-segment or ';' in their path").labels();
     }
 
     @Override

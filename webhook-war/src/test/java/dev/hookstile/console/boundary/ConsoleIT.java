@@ -680,7 +680,7 @@ class ConsoleIT extends DeployedHookstile {
 
     /** {@code hookstile_operator_auth_failures_total{reason="invalid-token"}}, from the server's metrics. */
     private long invalidTokenFailures() {
-        return webhooks.server().get("metrics?scope=application").body().lines()
+        return webhooks.get("metrics").body().lines()
                 .filter(line -> line.startsWith("hookstile_operator_auth_failures_total{"))
                 .filter(line -> line.contains("reason=\"invalid-token\""))
                 .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))

@@ -19,6 +19,9 @@ import java.util.List;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static dev.hookstile.it.Webhooks.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,6 +68,48 @@ class ProvidersIT extends DeployedHookstile {
         assertEquals("ignored", paid.getString("status"), paid.toString());
         assertEquals(0, paid.getInt("effects"), "the orders/paid handlers did not run");
         assertEquals(1, webhooks.recorded("shop", created).getInt("effects"));
+    }
+
+    /**
+     * Copies arriving together are handed off in one message and claimed in one try: its body lookup must hold
+     * there too. Twenty copies of one body under fresh ids, sent at once: the handlers run once.
+     */
+    @Test
+    void copiesOfOneShopifyBodySentAtOnceUnderFreshIdsRunTheHandlersOnce() throws Exception {
+        String body = "{\"id\":" + System.nanoTime() + ",\"email\":\"ann@example.com\",\"total_price\":\"5.00\"}";
+        var ids = new ArrayList<String>();
+        for (int i = 0; i < 20; i++) {
+            ids.add(UUID.randomUUID().toString());
+        }
+        var start = new CountDownLatch(1);
+        var pool = Executors.newFixedThreadPool(ids.size());
+        try {
+            var answers = new ArrayList<Future<HttpResponse<String>>>();
+            for (int i = 0; i < ids.size(); i++) {
+                String id = ids.get(i);
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return webhooks.send(webhooks.shopify(id, "orders/create", body));
+                }));
+            }
+            start.countDown();
+            for (int i = 0; i < ids.size(); i++) {
+                assertAccepted(answers.get(i).get(), "shop", ids.get(i));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        int effects = 0;
+        int ignored = 0;
+        for (String id : ids) {
+            JsonObject copy = webhooks.awaitRecorded("shop", id, state -> !"absent".equals(state.getString("status"))
+                    && !"received".equals(state.getString("status")), PROCESSING);
+            effects += copy.getInt("effects");
+            ignored += "ignored".equals(copy.getString("status")) ? 1 : 0;
+        }
+        assertEquals(1, effects, "the handlers ran for one copy only");
+        assertEquals(ids.size() - 1, ignored, "every other copy is ignored as a repeat");
     }
 
     /**

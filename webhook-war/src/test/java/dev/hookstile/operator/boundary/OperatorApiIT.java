@@ -173,7 +173,7 @@ class OperatorApiIT extends DeployedHookstile {
 
     /** {@code hookstile_operator_auth_failures_total{reason}} as the metrics endpoint shows it now. */
     private long failures(String reason) {
-        HttpResponse<String> metrics = webhooks.server().get("metrics?scope=application");
+        HttpResponse<String> metrics = webhooks.get("metrics");
         assertEquals(200, metrics.statusCode(), metrics.body());
         return metrics.body().lines()
                 .filter(l -> l.startsWith("hookstile_operator_auth_failures_total{")

@@ -1,7 +1,7 @@
 package dev.hookstile.operator.control;
 
 import dev.hookstile.operator.boundary.AdminToken;
-import org.eclipse.microprofile.metrics.Counter;
+import dev.hookstile.metrics.boundary.Counter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +30,7 @@ class OperatorGateTest {
 
     private long now = 5_000_000_000L;
     private final ConsoleSessions sessions = new ConsoleSessions(() -> now, TimeUnit.MINUTES.toNanos(30), 10);
-    private final Map<OperatorGate.Reason, AtomicLong> counts = new EnumMap<>(OperatorGate.Reason.class);
+    private final Map<OperatorGate.Reason, Counter> counts = new EnumMap<>(OperatorGate.Reason.class);
     private final List<LogRecord> logged = new ArrayList<>();
     private final Handler capture = new Handler() {
         @Override
@@ -67,7 +67,7 @@ class OperatorGateTest {
 
         assertEquals(401, refusal.status());
         assertEquals("Bearer realm=\"hookstile\", error=\"invalid_token\"", refusal.challenge());
-        assertEquals(1, counts.get(OperatorGate.Reason.INVALID_TOKEN).get());
+        assertEquals(1, counts.get(OperatorGate.Reason.INVALID_TOKEN).value());
         assertEquals(1, logged.size());
         assertEquals(Level.WARNING, logged.get(0).getLevel());
         assertTrue(logged.get(0).getMessage().contains("203.0.113.5"), logged.get(0).getMessage());
@@ -84,8 +84,8 @@ class OperatorGateTest {
         assertEquals("Bearer realm=\"hookstile\"", gate.check("203.0.113.5", " ", "GET", "/api").challenge());
         assertEquals(401, gate.check("203.0.113.5", "Basic " + TOKEN, "GET", "/api").status());
 
-        assertEquals(2, counts.get(OperatorGate.Reason.MISSING_TOKEN).get());
-        assertEquals(1, counts.get(OperatorGate.Reason.WRONG_SCHEME).get());
+        assertEquals(2, counts.get(OperatorGate.Reason.MISSING_TOKEN).value());
+        assertEquals(1, counts.get(OperatorGate.Reason.WRONG_SCHEME).value());
     }
 
     @Test
@@ -97,7 +97,7 @@ class OperatorGateTest {
         }
 
         assertNull(gate.check("203.0.113.5", "Bearer " + TOKEN, "GET", "/api/sources"));
-        assertEquals(50, counts.get(OperatorGate.Reason.MISSING_TOKEN).get());
+        assertEquals(50, counts.get(OperatorGate.Reason.MISSING_TOKEN).value());
     }
 
     @Test
@@ -113,7 +113,7 @@ class OperatorGateTest {
         assertEquals(429, waiting.status());
         assertEquals(1, waiting.retryAfterSeconds());
         assertEquals("too-many-failures", waiting.slug());
-        assertEquals(1, counts.get(OperatorGate.Reason.THROTTLED).get());
+        assertEquals(1, counts.get(OperatorGate.Reason.THROTTLED).value());
         assertNull(gate.check("198.51.100.7", "Bearer " + TOKEN, "GET", "/api/sources"), "another address");
         now += TimeUnit.SECONDS.toNanos(1);
         assertNull(gate.check("203.0.113.5", "Bearer " + TOKEN, "GET", "/api/sources"));
@@ -128,7 +128,7 @@ class OperatorGateTest {
         OperatorGate.Refusal refusal = gate.check("203.0.113.5", "Bearer " + TOKEN, "GET", "/api/sources");
 
         assertEquals(403, refusal.status());
-        assertEquals(1, counts.get(OperatorGate.Reason.ADDRESS_NOT_ALLOWED).get());
+        assertEquals(1, counts.get(OperatorGate.Reason.ADDRESS_NOT_ALLOWED).value());
         assertNull(gate.check("10.1.2.3", "Bearer " + TOKEN, "GET", "/api/sources"));
         assertNull(gate.check("127.0.0.1", "Bearer " + TOKEN, "GET", "/api/sources"));
     }
@@ -172,7 +172,7 @@ class OperatorGateTest {
             }
         }
         assertNull(gate.check(cookie(opened.id(), "POST", opened.session().csrfToken(), null)));
-        assertEquals(16, counts.get(OperatorGate.Reason.CSRF_TOKEN_INVALID).get());
+        assertEquals(16, counts.get(OperatorGate.Reason.CSRF_TOKEN_INVALID).value());
         assertNull(gate.check(cookie(opened.id(), "POST", opened.session().csrfToken(), null)),
                 "not a guess at the admin token: no wait imposed");
     }
@@ -216,7 +216,7 @@ class OperatorGateTest {
             assertEquals(401, refusal.status());
             assertEquals(OperatorGate.CHALLENGE, refusal.challenge());
         }
-        assertEquals(15, counts.get(OperatorGate.Reason.INVALID_SESSION).get());
+        assertEquals(15, counts.get(OperatorGate.Reason.INVALID_SESSION).value());
         assertEquals(1, logged.size(), "one line a minute per address");
         assertNull(gate.check("203.0.113.5", "Bearer " + TOKEN, "GET", "/api/sources"),
                 "an expired console must not lock its operator out");
@@ -285,8 +285,8 @@ class OperatorGateTest {
         for (int i = 0; i < 10; i++) {
             gate.signIn("203.0.113.5", wrong, "POST", OperatorGate.SESSION_PATH);
         }
-        assertEquals(11, counts.get(OperatorGate.Reason.INVALID_TOKEN).get());
-        assertEquals(1, counts.get(OperatorGate.Reason.MISSING_TOKEN).get());
+        assertEquals(11, counts.get(OperatorGate.Reason.INVALID_TOKEN).value());
+        assertEquals(1, counts.get(OperatorGate.Reason.MISSING_TOKEN).value());
 
         OperatorGate.Refusal waiting = gate.signIn("203.0.113.5", TOKEN, "POST", OperatorGate.SESSION_PATH);
         assertEquals(429, waiting.status());
@@ -336,24 +336,9 @@ class OperatorGateTest {
     private OperatorGate gate(String allowed) {
         Map<OperatorGate.Reason, Counter> counters = new EnumMap<>(OperatorGate.Reason.class);
         for (OperatorGate.Reason reason : OperatorGate.Reason.values()) {
-            AtomicLong count = new AtomicLong();
+            Counter count = new Counter();
             counts.put(reason, count);
-            counters.put(reason, new Counter() {
-                @Override
-                public void inc() {
-                    count.incrementAndGet();
-                }
-
-                @Override
-                public void inc(long n) {
-                    count.addAndGet(n);
-                }
-
-                @Override
-                public long getCount() {
-                    return count.get();
-                }
-            });
+            counters.put(reason, count);
         }
         AdminToken token = new AdminToken() {
             @Override
