@@ -22,8 +22,9 @@ import java.time.Instant;
 /**
  * Schedules what leaves with a processed event, in the caller's transaction (the try that processes it): the
  * source's forwarding, and the effects handlers post through {@link dev.hookstile.api.Outbox}. A row commits with
- * the claim and the handlers' work, or not at all, so it exists exactly when the event was processed.
- * {@link OutboxRelay} sends it afterwards.
+ * the claim and the handlers' work, or not at all, so it exists exactly when the event was processed. Besides, the
+ * notifications to the operator's endpoint ({@link #scheduleNotification}), which belong to no event.
+ * {@link OutboxRelay} sends them all afterwards, with one retry policy and one breaker per destination.
  */
 @ApplicationScoped
 public class Outbox implements dev.hookstile.api.Outbox {
@@ -37,9 +38,37 @@ public class Outbox implements dev.hookstile.api.Outbox {
     @Resource
     TransactionSynchronizationRegistry transactions;
 
+    private volatile Destination notifications;
+
     public void schedule(WebhookEvent event, Destination destination, Instant now) {
         Timestamp at = Timestamp.from(now);
         insert(OutboxEntry.SCHEDULE, event.source(), event.eventId(), destination.url().toString(), at, at);
+    }
+
+    /**
+     * Schedules a notification to the operator's endpoint, in the caller's transaction; {@code false} when one of
+     * this id to this endpoint is scheduled already (another instance, or an earlier run, wrote it): nothing added.
+     *
+     * @param id   the notification's id, the same wherever and however often it is computed: its {@code webhook-id}
+     * @param body the notification as sent, {@code application/json}
+     */
+    public boolean scheduleNotification(String id, Destination endpoint, byte[] body, Instant now) {
+        Timestamp at = Timestamp.from(now);
+        return insert(OutboxEntry.SCHEDULE_NOTIFICATION, id, endpoint.url().toString(), at, at, body) == 1;
+    }
+
+    /**
+     * Where notifications go, and the secret they are signed with: the relay sends rows of
+     * {@link OutboxEntry#NOTIFICATIONS} there, and leaves them pending while none is given or the row names another
+     * URL (the endpoint was changed since).
+     */
+    public void notifyTo(Destination endpoint) {
+        this.notifications = endpoint;
+    }
+
+    /** The notifications' endpoint; {@code null} while none is given. */
+    public Destination notifications() {
+        return notifications;
     }
 
     /** Called by the try before it runs an event's handlers: their effects belong to this event. */
@@ -73,12 +102,12 @@ public class Outbox implements dev.hookstile.api.Outbox {
                 ++effects.count, contentType, body);
     }
 
-    private void insert(String sql, Object... parameters) {
+    private int insert(String sql, Object... parameters) {
         try (PreparedStatement insert = em.unwrap(Connection.class).prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 insert.setObject(i + 1, parameters[i]);
             }
-            insert.executeUpdate();
+            return insert.executeUpdate();
         } catch (SQLException e) {
             throw new EventClaim.ClaimFailure(e);
         }

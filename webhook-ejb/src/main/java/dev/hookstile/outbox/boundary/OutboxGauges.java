@@ -7,6 +7,7 @@ import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.platform.boundary.SchemaMigration;
+import dev.hookstile.source.boundary.Destination;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.annotation.PostConstruct;
@@ -29,6 +30,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -42,7 +44,8 @@ import javax.sql.DataSource;
  * The outbox's metrics by destination: entries pending and how long the oldest due one has waited (counted by a timer
  * every {@value #EVERY_SECONDS} s over the {@code (status, next_attempt_at)} index, never on a scrape), whether the
  * breaker is open on this instance, and every attempt by its result. A destination is named for the source whose it
- * is ({@code billing}); the effects that handlers of a source schedule are {@code billing:effect}.
+ * is ({@code billing}); the effects that handlers of a source schedule are {@code billing:effect}; the operator
+ * notifications' endpoint is {@value OutboxEntry#NOTIFICATIONS}.
  */
 @Singleton
 @Startup
@@ -72,6 +75,9 @@ public class OutboxGauges {
 
     @Inject
     Breakers breakers;
+
+    @Inject
+    Outbox outbox;
 
     @Inject
     SchemaMigration schema;
@@ -141,6 +147,12 @@ public class OutboxGauges {
                         breakers.of(source.destination().url().toString()) == Breakers.State.OPEN ? 1 : 0);
             }
         }
+        Destination notifications = outbox.notifications();
+        if (notifications != null) {
+            shown.add(OutboxEntry.NOTIFICATIONS);
+            breakerOpen.labels(OutboxEntry.NOTIFICATIONS).set(
+                    breakers.of(notifications.url().toString()) == Breakers.State.OPEN ? 1 : 0);
+        }
         Map<String, long[]> found = new HashMap<>();
         Instant now = Instant.now();
         try (Connection connection = dataSource.getConnection();
@@ -158,18 +170,21 @@ public class OutboxGauges {
             LOG.log(Level.FINE, e, () -> "Could not count the outbox's pending entries");
             return;
         }
+        var destinations = new ArrayList<String>();
         for (Source source : sources.all()) {
-            for (boolean effect : new boolean[]{false, true}) {
-                String destination = destinationOf(source.name(), effect);
-                long[] counts = found.get(destination);
-                if (counts != null) {
-                    shown.add(destination);
-                    pending.labels(destination).set(counts[0]);
-                    oldestDue.labels(destination).set(counts[1] / 1000.0);
-                } else if (shown.contains(destination)) {
-                    pending.labels(destination).set(0);
-                    oldestDue.labels(destination).set(0);
-                }
+            destinations.add(destinationOf(source.name(), false));
+            destinations.add(destinationOf(source.name(), true));
+        }
+        destinations.add(OutboxEntry.NOTIFICATIONS);
+        for (String destination : destinations) {
+            long[] counts = found.get(destination);
+            if (counts != null) {
+                shown.add(destination);
+                pending.labels(destination).set(counts[0]);
+                oldestDue.labels(destination).set(counts[1] / 1000.0);
+            } else if (shown.contains(destination)) {
+                pending.labels(destination).set(0);
+                oldestDue.labels(destination).set(0);
             }
         }
     }

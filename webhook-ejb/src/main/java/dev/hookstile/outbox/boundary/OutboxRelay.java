@@ -3,6 +3,7 @@ package dev.hookstile.outbox.boundary;
 import dev.hookstile.outbox.control.DestinationBreakers;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
+import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.platform.boundary.Redacted;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.boundary.Destination;
@@ -17,6 +18,7 @@ import jakarta.ejb.TimerConfig;
 import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -38,7 +40,9 @@ import java.util.logging.Logger;
  * destination's {@code Retry-After} when longer), or dead; an entry no request can be made of (a header value the
  * HTTP client refuses, an empty signing key) is dead at once, and the rest of its batch goes on. At least once: a crash after the destination answered and
  * before the record sends again, with the same {@code Idempotency-Key}. A destination that keeps failing is left
- * alone for a while ({@link DestinationBreakers}), so it cannot hold the relay from the others.
+ * alone for a while ({@link DestinationBreakers}), so it cannot hold the relay from the others; its breaker opening
+ * and closing are told as {@link BreakerChange}s. Notifications to the operator's endpoint
+ * ({@link Outbox#scheduleNotification}) go the same way, under the same policy, with a breaker of their own.
  */
 @Singleton
 @Startup
@@ -101,6 +105,14 @@ public class OutboxRelay {
     @Inject
     OutboxEntries entries;
 
+    /** Where notifications go ({@link Outbox#notifications}). */
+    @Inject
+    Outbox outbox;
+
+    /** Told when a breaker opens or closes: the notifications' business, on this thread (observers return at once). */
+    @Inject
+    Event<BreakerChange> breakerChanges;
+
     @Inject
     OutboxGauges gauges;
 
@@ -134,7 +146,9 @@ public class OutboxRelay {
         try {
             List<OutboxEntries.Due> due;
             do {
-                due = entries.take(Instant.now(), Duration.ofSeconds(Math.max(1, leaseSeconds)), BATCH);
+                Destination notifications = outbox.notifications();
+                due = entries.take(Instant.now(), Duration.ofSeconds(Math.max(1, leaseSeconds)), BATCH,
+                        notifications == null ? null : notifications.url().toString());
                 var delivered = new ArrayList<Long>(due.size());
                 byDestination(due).values().forEach(group -> sendAll(group, delivered));
                 entries.delivered(delivered, Instant.now());
@@ -191,7 +205,9 @@ public class OutboxRelay {
 
     /** The request under way, or {@code null} when none is sent (breaker open, destination configured away). */
     private CompletableFuture<HttpForwarding.Result> start(OutboxEntries.Due entry) {
-        Destination destination = entry.effect() > 0 ? null : sources.find(entry.source()).map(Source::destination)
+        boolean notification = OutboxEntry.NOTIFICATIONS.equals(entry.source());
+        Destination destination = entry.effect() > 0 ? null : notification ? notificationsTo(entry.destination())
+                : sources.find(entry.source()).map(Source::destination)
                 .filter(d -> d.url().toString().equals(entry.destination()))
                 .orElse(null);
         if (entry.effect() == 0 && destination == null) {
@@ -207,7 +223,15 @@ public class OutboxRelay {
                     OptionalLong.of(Duration.between(now, open).toSeconds() + 1)));
             return null;
         }
-        return entry.effect() > 0 ? HttpForwarding.sendEffect(entry) : HttpForwarding.send(destination, entry, now);
+        return entry.effect() > 0 ? HttpForwarding.sendEffect(entry)
+                : notification ? HttpForwarding.sendNotification(destination, entry, now)
+                : HttpForwarding.send(destination, entry, now);
+    }
+
+    /** The notifications' endpoint if it is still this URL. */
+    private Destination notificationsTo(String url) {
+        Destination endpoint = outbox.notifications();
+        return endpoint != null && endpoint.url().toString().equals(url) ? endpoint : null;
     }
 
     private void record(OutboxEntries.Due entry, HttpForwarding.Result result, List<Long> delivered) {
@@ -216,11 +240,16 @@ public class OutboxRelay {
                 : result instanceof HttpForwarding.Transient && entry.attempts() + 1 < maxAttempts
                 ? OutboxGauges.Result.FAILED : OutboxGauges.Result.DEAD);
         if (result instanceof HttpForwarding.Transient failure) {
-            if (breakers.failed(entry.destination(), Instant.now())) {
+            Instant now = Instant.now();
+            boolean wasClosed = breakers.status(entry.destination(), now) == DestinationBreakers.Status.CLOSED;
+            if (breakers.failed(entry.destination(), now)) {
                 LOG.warning(() -> "Outbox: " + Redacted.url(entry.destination()) + " failed " + breakers.threshold()
                         + " times in a row (" + failure.reason() + "); left alone for " + breakerOpenSeconds + " s");
+                if (wasClosed) {
+                    breakerChanges.fire(new BreakerChange(entry.destination(), true, now));
+                }
             }
-            retryOrBury(entry, Instant.now(), failure);
+            retryOrBury(entry, now, failure);
             return;
         }
         if (result instanceof HttpForwarding.Unsendable unsendable) {
@@ -229,7 +258,12 @@ public class OutboxRelay {
                     + " is dead: " + unsendable.reason());
             return;
         }
+        Instant now = Instant.now();
+        boolean wasOpen = breakers.status(entry.destination(), now) != DestinationBreakers.Status.CLOSED;
         breakers.answered(entry.destination());
+        if (wasOpen) {
+            breakerChanges.fire(new BreakerChange(entry.destination(), false, now));
+        }
         if (result instanceof HttpForwarding.Delivered) {
             delivered.add(entry.id());
         } else if (result instanceof HttpForwarding.Permanent permanent) {

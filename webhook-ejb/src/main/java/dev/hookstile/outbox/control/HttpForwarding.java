@@ -83,6 +83,31 @@ public final class HttpForwarding {
     }
 
     /**
+     * A notification to the operator's endpoint: its body as scheduled, signed the Standard Webhooks way with the
+     * notification's id as {@code webhook-id}, the same on every retry, so the endpoint can drop a repeat. Never
+     * throws, as {@link #send}.
+     */
+    public static CompletableFuture<Result> sendNotification(Destination endpoint, OutboxEntries.Due entry,
+                                                             Instant now) {
+        HttpRequest request;
+        try {
+            String timestamp = String.valueOf(now.getEpochSecond());
+            request = HttpRequest.newBuilder(endpoint.url())
+                    .timeout(TIMEOUT)
+                    .header("Content-Type", entry.contentType())
+                    .header("webhook-id", entry.eventId())
+                    .header("webhook-timestamp", timestamp)
+                    .header("webhook-signature", "v1," + signature(endpoint.secret(), entry.eventId(), timestamp,
+                            entry.payload()))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(entry.payload()))
+                    .build();
+        } catch (RuntimeException e) {
+            return unsendable(e);
+        }
+        return exchange(request);
+    }
+
+    /**
      * A handler's effect: its own body and {@code Content-Type}, to its URL, with
      * {@code Idempotency-Key: <source>:<eventId>:effect-<n>}, the same on every retry. Never throws, as
      * {@link #send}.

@@ -44,8 +44,12 @@ public class OutboxEntries {
     private final boolean embedded = ContainerResources.embeddedDatabase();
     private final String dueQuery = embedded ? OutboxEntry.DUE : OutboxEntry.DUE_LOCKED;
 
-    /** Takes up to {@code limit} due entries for {@code lease}: until then no instance takes them again. */
-    public List<Due> take(Instant now, Duration lease, int limit) {
+    /**
+     * Takes up to {@code limit} due entries for {@code lease}: until then no instance takes them again.
+     *
+     * @param notificationsTo the URL this instance sends notifications to; {@code null} takes none
+     */
+    public List<Due> take(Instant now, Duration lease, int limit, String notificationsTo) {
         Connection connection = em.unwrap(Connection.class);
         try {
             List<Due> due = new ArrayList<>();
@@ -56,7 +60,8 @@ public class OutboxEntries {
             }
             try (PreparedStatement query = connection.prepareStatement(dueQuery)) {
                 query.setTimestamp(1, Timestamp.from(now));
-                query.setInt(2, limit);
+                query.setString(2, notificationsTo);
+                query.setInt(3, limit);
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
                         due.add(new Due(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getString(4),

@@ -21,13 +21,33 @@ public final class OutboxEntry {
                                 content_type, body)
             VALUES (?, ?, ?, 'pending', 0, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING""";
-    /** Due entries with what a delivery needs; on the embedded database, which serves one instance only. */
+    /**
+     * The source of the rows that notify the operator's endpoint ({@code HOOKSTILE_NOTIFY_URL}): not a name a source
+     * can have ({@code [a-z0-9][a-z0-9-]*}). Such a row's event id is the notification's id, its body the
+     * notification; no event stands behind it.
+     */
+    public static final String NOTIFICATIONS = "_notify";
+    /** A notification: unique, like any row, per id and URL, so that whoever schedules it again adds nothing. */
+    public static final String SCHEDULE_NOTIFICATION = """
+            INSERT INTO outbox (source, event_id, destination, status, attempts, next_attempt_at, created_at, effect,
+                                content_type, body)
+            VALUES ('""" + NOTIFICATIONS + """
+            ', ?, ?, 'pending', 0, ?, ?, 0, 'application/json', ?)
+            ON CONFLICT DO NOTHING""";
+    /**
+     * Due entries with what a delivery needs; on the embedded database, which serves one instance only. A forwarding
+     * or effect whose event is gone is not due (as before notifications, which have no event, joined the outbox); a
+     * notification only for an instance that sends to its URL (the second parameter, {@code NULL} for none): one
+     * without notifications, or with another endpoint, would take it and leave it alone for a whole lease.
+     */
     public static final String DUE = """
             SELECT o.id, o.source, o.event_id, o.destination, o.attempts, e.type, COALESCE(o.body, e.payload,
                        (SELECT b.body FROM event_body b WHERE b.digest = e.body_digest)),
                    o.effect, o.content_type
-            FROM outbox o JOIN received_event e ON e.source = o.source AND e.event_id = o.event_id
+            FROM outbox o LEFT JOIN received_event e ON e.source = o.source AND e.event_id = o.event_id
             WHERE o.status = 'pending' AND o.next_attempt_at <= ?
+              AND (e.source IS NOT NULL OR (o.source = '""" + NOTIFICATIONS + """
+            ' AND o.destination = ?))
             ORDER BY o.next_attempt_at
             LIMIT ?""";
     /**

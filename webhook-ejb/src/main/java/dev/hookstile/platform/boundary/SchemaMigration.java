@@ -59,8 +59,8 @@ public class SchemaMigration {
                     .table("hookstile_schema_history")
                     .baselineOnMigrate(true)
                     .baselineVersion("0")
-                    // A partial index where the database has them (H2, the quick start's, has not).
-                    .placeholders(Map.of("sharedBodiesOnly", postgres() ? "WHERE body_digest IS NOT NULL" : ""))
+                    // Partial indexes where the database has them (H2, the quick start's, has not).
+                    .placeholders(placeholders(postgres()))
                     .load()
                     .migrate();
             migrated = true;
@@ -72,6 +72,12 @@ public class SchemaMigration {
                     + "the database is reachable. Retrying in " + RETRY_MILLIS / 1000 + " s", e);
             timers.createSingleActionTimer(RETRY_MILLIS, new TimerConfig(null, false));
         }
+    }
+
+    /** The migrations' placeholders: the conditions of partial indexes on PostgreSQL, nothing on H2. */
+    public static Map<String, String> placeholders(boolean postgres) {
+        return Map.of("sharedBodiesOnly", postgres ? "WHERE body_digest IS NOT NULL" : "",
+                "deathsOnly", postgres ? "WHERE outcome = 'dead'" : "");
     }
 
     private boolean postgres() {

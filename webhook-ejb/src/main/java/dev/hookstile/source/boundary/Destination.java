@@ -3,6 +3,8 @@ package dev.hookstile.source.boundary;
 import dev.hookstile.platform.boundary.Redacted;
 
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -13,6 +15,47 @@ public record Destination(URI url, byte[] secret, List<String> types) {
 
     public Destination {
         types = List.copyOf(types);
+    }
+
+    /**
+     * An absolute {@code http} or {@code https} URL, as a destination's or the notification endpoint's setting gives
+     * it.
+     *
+     * @throws IllegalArgumentException saying what is wrong with it, to follow the setting's name
+     */
+    public static URI url(String text) {
+        URI uri;
+        try {
+            uri = new URI(text.trim());
+        } catch (URISyntaxException e) {
+            // The reason without the text: a URL may carry a token in its path (a chat's incoming webhook does).
+            throw new IllegalArgumentException("is not a URL: " + e.getReason()
+                    + (e.getIndex() < 0 ? "" : " at index " + e.getIndex()));
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw new IllegalArgumentException("must be an absolute http or https URL");
+        }
+        return uri;
+    }
+
+    /**
+     * The key of a Standard Webhooks secret, {@code whsec_} followed by base64 (the prefix may be left out).
+     *
+     * @throws IllegalArgumentException saying what is wrong with it, never quoting it, to follow the setting's name
+     */
+    public static byte[] secretKey(String secret) {
+        String trimmed = secret.trim();
+        byte[] key;
+        try {
+            key = Base64.getDecoder().decode(trimmed.startsWith("whsec_") ? trimmed.substring(6) : trimmed);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("must be whsec_ followed by base64");
+        }
+        if (key.length == 0) {
+            // An empty key signs nothing: every request to the destination would fail at the relay.
+            throw new IllegalArgumentException("has no key bytes: it must be whsec_ followed by base64");
+        }
+        return key;
     }
 
     /** Whether an event of this type is forwarded. */

@@ -10,7 +10,6 @@ import org.eclipse.microprofile.config.Config;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +19,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -266,29 +264,20 @@ public class Sources {
         }
         URI uri;
         try {
-            uri = new URI(url.get());
-        } catch (URISyntaxException e) {
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-url")
-                    + " is not a URL: " + e.getMessage());
-        }
-        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-url")
-                    + " must be an absolute http or https URL");
+            uri = Destination.url(url.get());
+        } catch (IllegalArgumentException e) {
+            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-url") + " "
+                    + e.getMessage());
         }
         String secret = config.getOptionalValue(key + "destination-secret", String.class).map(String::trim)
                 .orElseThrow(() -> new SourceConfigurationException("source '" + name + "': "
                         + envName(key + "destination-secret") + " is required with a destination (whsec_...)"));
         byte[] key256;
         try {
-            key256 = Base64.getDecoder().decode(secret.startsWith("whsec_") ? secret.substring(6) : secret);
+            key256 = Destination.secretKey(secret);
         } catch (IllegalArgumentException e) {
             throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-secret")
-                    + " must be whsec_ followed by base64");
-        }
-        if (key256.length == 0) {
-            // An empty key signs nothing: every forwarding of the source would fail at the relay.
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-secret")
-                    + " has no key bytes: it must be whsec_ followed by base64");
+                    + " " + e.getMessage());
         }
         return new Destination(uri, key256, types(key));
     }

@@ -1,6 +1,7 @@
 package dev.hookstile.events.boundary;
 
 import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.platform.boundary.SchemaMigration;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +32,7 @@ class OperatorReadsOnH2Test {
         h2.setURL("jdbc:h2:mem:operator-reads;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH"
                 + ";DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(h2).locations("classpath:db/migration").table("hookstile_schema_history")
-                .placeholders(Map.of("sharedBodiesOnly", "")).load().migrate();
+                .placeholders(SchemaMigration.placeholders(false)).load().migrate();
         try (Connection connection = h2.getConnection();
              PreparedStatement insert = connection.prepareStatement("""
                      INSERT INTO received_event (source, event_id, provider, type, status, attempts, received_at,

@@ -2,6 +2,7 @@ package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.ingest.control.Series;
 import dev.hookstile.ingest.control.Tally;
+import dev.hookstile.platform.boundary.SchemaMigration;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -72,7 +72,7 @@ class IngestStatisticsTest {
         h2.setURL("jdbc:h2:mem:statistics-" + name
                 + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(h2).locations("classpath:db/migration").table("hookstile_schema_history")
-                .placeholders(Map.of("sharedBodiesOnly", "")).load().migrate();
+                .placeholders(SchemaMigration.placeholders(false)).load().migrate();
         var statistics = new IngestStatistics();
         statistics.dataSource = h2;
         statistics.metrics = new DeliveryMetrics();

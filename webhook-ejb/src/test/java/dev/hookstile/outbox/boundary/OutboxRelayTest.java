@@ -6,6 +6,11 @@ import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.MapConfig;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
+import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.source.boundary.Destination;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.event.NotificationOptions;
+import jakarta.enterprise.util.TypeLiteral;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.spi.ConfigBuilder;
@@ -16,16 +21,22 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
+import java.lang.annotation.Annotation;
+import java.net.URI;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -37,6 +48,11 @@ class OutboxRelayTest {
     private HttpServer destination;
     private final List<String> received = new CopyOnWriteArrayList<>();
 
+    /** What the notification endpoint got: headers and body. */
+    private final List<Map<String, String>> notified = new CopyOnWriteArrayList<>();
+    /** The status the {@code /flaky} path answers with, settable by a test. */
+    private volatile int flakyStatus = 503;
+
     @BeforeEach
     void destination() throws IOException {
         destination = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -45,7 +61,127 @@ class OutboxRelayTest {
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
         });
+        destination.createContext("/notify", exchange -> {
+            notified.add(Map.of("webhook-id", exchange.getRequestHeaders().getFirst("webhook-id"),
+                    "webhook-timestamp", exchange.getRequestHeaders().getFirst("webhook-timestamp"),
+                    "webhook-signature", exchange.getRequestHeaders().getFirst("webhook-signature"),
+                    "content-type", exchange.getRequestHeaders().getFirst("Content-Type"),
+                    "body", new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        destination.createContext("/flaky", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(flakyStatus, -1);
+            exchange.close();
+        });
         destination.start();
+    }
+
+    @Test
+    void aNotificationGoesToTheNotificationEndpointSignedWithItsIdAndSecret() throws Exception {
+        String url = "http://127.0.0.1:" + destination.getAddress().getPort() + "/notify";
+        byte[] secret = "notification-secret-of-32-bytes!".getBytes(StandardCharsets.UTF_8);
+        String id = "events.dead:gh:permanent:1764072000";
+        String body = "{\"type\":\"events.dead\",\"count\":200}";
+        var entries = new RecordingEntries(List.of(new OutboxEntries.Due(7, OutboxEntry.NOTIFICATIONS, id, url, 0,
+                null, body.getBytes(StandardCharsets.UTF_8), 0, "application/json")));
+        var relay = relay(entries);
+        relay.outbox.notifyTo(new Destination(URI.create(url), secret, List.of()));
+
+        relay.relay();
+
+        assertEquals(List.of(7L), entries.delivered);
+        assertEquals(1, notified.size());
+        Map<String, String> request = notified.get(0);
+        assertEquals(id, request.get("webhook-id"));
+        assertEquals(body, request.get("body"));
+        assertEquals("application/json", request.get("content-type"));
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+        String signed = id + "." + request.get("webhook-timestamp") + "." + body;
+        assertEquals("v1," + Base64.getEncoder().encodeToString(mac.doFinal(signed.getBytes(StandardCharsets.UTF_8))),
+                request.get("webhook-signature"));
+    }
+
+    @Test
+    void aNotificationForAnotherEndpointThanTheConfiguredOneIsLeftPending() {
+        String url = "http://127.0.0.1:" + destination.getAddress().getPort() + "/notify";
+        var entries = new RecordingEntries(List.of(new OutboxEntries.Due(8, OutboxEntry.NOTIFICATIONS,
+                "events.dead:gh:permanent:1764072000", url + "/old", 0, null, "{}".getBytes(StandardCharsets.UTF_8),
+                0, "application/json")));
+        var relay = relay(entries);
+        relay.outbox.notifyTo(new Destination(URI.create(url), new byte[]{1}, List.of()));
+
+        relay.relay();
+
+        assertEquals(List.of(), entries.delivered);
+        assertEquals(List.of(), entries.retried);
+        assertEquals(Map.of(), entries.dead);
+        assertEquals(List.of(), notified, "the endpoint changed since: kept, visible, not sent elsewhere");
+    }
+
+    @Test
+    void aBreakerTellsWhenItOpensAndWhenItClosesNotWhenATrialFailsAgain() {
+        String url = "http://127.0.0.1:" + destination.getAddress().getPort() + "/flaky";
+        var entries = new RecordingEntries(List.of());
+        var relay = relay(entries);
+        relay.breakerFailures = 2;
+        relay.breakerOpenSeconds = 0;
+        relay.schedule();
+
+        for (int i = 1; i <= 4; i++) {
+            entries.due = List.of(effect(i, "e" + i, url, "application/json"));
+            relay.relay();
+        }
+        assertEquals(List.of(true), relay.breakerChanges instanceof RecordedChanges recorded
+                ? recorded.changes.stream().map(BreakerChange::opened).toList() : null,
+                "opened after the second failure; the failed trials after it reopen it, which is no change");
+        assertEquals(url, ((RecordedChanges) relay.breakerChanges).changes.get(0).destination());
+
+        flakyStatus = 204;
+        entries.due = List.of(effect(5, "e5", url, "application/json"));
+        relay.relay();
+        entries.due = List.of(effect(6, "e6", url, "application/json"));
+        relay.relay();
+
+        assertEquals(List.of(true, false), ((RecordedChanges) relay.breakerChanges).changes.stream()
+                .map(BreakerChange::opened).toList(), "closed by the first answer, once");
+    }
+
+    /** The CDI event the relay fires, as a list. */
+    private static final class RecordedChanges implements Event<BreakerChange> {
+        final List<BreakerChange> changes = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void fire(BreakerChange change) {
+            changes.add(change);
+        }
+
+        @Override
+        public <U extends BreakerChange> CompletionStage<U> fireAsync(U event) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public <U extends BreakerChange> CompletionStage<U> fireAsync(U event, NotificationOptions options) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Event<BreakerChange> select(Annotation... qualifiers) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public <U extends BreakerChange> Event<U> select(Class<U> subtype, Annotation... qualifiers) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public <U extends BreakerChange> Event<U> select(TypeLiteral<U> subtype, Annotation... qualifiers) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     @AfterEach
@@ -94,6 +230,8 @@ class OutboxRelayTest {
         relay.gauges.metrics = new Metrics();
         relay.gauges.sources = new Sources(new MapConfig(Map.of()));
         relay.gauges.register();
+        relay.outbox = new Outbox();
+        relay.breakerChanges = new RecordedChanges();
         relay.concurrency = 8;
         relay.threadPriority = Thread.NORM_PRIORITY;
         relay.published = new Breakers();
@@ -118,7 +256,7 @@ class OutboxRelayTest {
         }
 
         @Override
-        public List<Due> take(Instant now, Duration lease, int limit) {
+        public List<Due> take(Instant now, Duration lease, int limit, String notificationsTo) {
             List<Due> taken = due;
             due = List.of();
             return taken;

@@ -41,8 +41,10 @@ import java.time.Instant;
  * </ul>
  */
 @ApplicationScoped
-// Every test source but "quiet", whose events no handler selects (recorded ignored).
-@HandlesWebhooks(sources = {"it", "gh", "ghbody", "pay", "shop", "slack", "tw", "wa", "svix", "inhouse", "bo"})
+// Every test source but "quiet", whose events no handler selects (recorded ignored); "dying" is configured only on
+// the server NotificationsIT runs.
+@HandlesWebhooks(sources = {"it", "gh", "ghbody", "pay", "shop", "slack", "tw", "wa", "svix", "inhouse", "bo",
+        "dying"})
 public class EffectRecorder implements WebhookHandler {
 
     public static final int NAP_MILLIS = 300;
