@@ -52,6 +52,13 @@ public class ItEnvironment implements LauncherSessionListener {
             Files.createDirectories(arquillian.resolve("tmp"));
             String raProperties = "ServerUrl=" + asadminEscape("vm://localhost?create=false")
                     + ":BrokerXmlConfig=" + asadminEscape("hookstile:" + data.resolve("broker").toAbsolutePath());
+            // As ./hookstile runs it (config/src/main/payara/pre-boot.asadmin): no HTTP/2 cleartext upgrade. The
+            // JDK's HttpClient offers it on a connection's first request; a servlet's answer to an upgraded GET then
+            // reached it as HTTP/1.1 bytes where HTTP/2 frames were due (a protocol error), and later requests on
+            // the connection went down the upgraded path, which production never takes.
+            Files.writeString(arquillian.resolve("pre-boot.asadmin"),
+                    "set configs.config.server-config.network-config.protocols.protocol.http-listener.http"
+                            + ".http2-enabled=false\n");
             Files.writeString(arquillian.resolve("post-boot.asadmin"),
                     Files.readString(runtime.resolve("templates/post-boot.asadmin"))
                             .replace("@RA_PROPERTIES@", raProperties)

@@ -20,8 +20,8 @@ import javax.sql.DataSource;
  * How many recorded events a source has, by status, each count <b>bounded</b>: an operator needs "312 dead" or
  * "10000+ completed", never an exact count of a million rows, and counting them all (the former grouped
  * {@code count(*)}) read the whole table, 0.5 to 1.1 s at a million events. Each count walks at most
- * {@link #COUNT_LIMIT} index entries: the partial index {@code received_event_unfinished} for the statuses an
- * operator acts on (dead, retrying, received), {@code received_event_by_status_and_source} for the others (V11).
+ * {@link #COUNT_LIMIT} index entries of {@code received_event_by_status_and_source} (V11), which leads with the
+ * status and the source.
  */
 @ApplicationScoped
 public class EventCounts {

@@ -27,7 +27,7 @@ import java.util.logging.Logger;
 
 /**
  * The recorded events' gauges per source: waiting (queued by a replay, or retrying), dead, and the age of the oldest
- * waiting. Counted by a timer every {@value #EVERY_SECONDS} s over the partial index of unfinished events
+ * waiting. Counted by a timer every {@value #EVERY_SECONDS} s over the index by status and source
  * ({@link EventCounts}), never on a scrape: Payara calls a scrape's code outside the application's context, and a
  * scrape must not wait for the database. Each count stops at {@value #COUNT_LIMIT} ("at least"). Events still in
  * the broker's queue are not recorded yet: they are {@code hookstile_queue_waiting_messages}.
