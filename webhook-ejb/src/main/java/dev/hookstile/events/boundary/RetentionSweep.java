@@ -1,6 +1,7 @@
 package dev.hookstile.events.boundary;
 
 import dev.hookstile.events.control.ExpiredEvents;
+import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
@@ -23,9 +24,11 @@ import org.eclipse.microprofile.metrics.Tag;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * The retention: every {@code hookstile.retention.interval-seconds} it deletes each source's completed and ignored
@@ -112,29 +115,53 @@ public class RetentionSweep {
             return;
         }
         Instant deadline = Instant.now().plus(BUDGET);
+        var bySource = new LinkedHashMap<String, ExpiredEvents.Deleted>();
+        int failed = 0;
         for (Source source : sources.all()) {
             try {
-                sweep(source, deadline);
+                ExpiredEvents.Deleted deleted = sweep(source, deadline);
+                if (deleted.total() > 0) {
+                    bySource.put(source.name(), deleted);
+                }
             } catch (RuntimeException e) {
                 // The database is away or busy: the next interval tries again.
+                failed++;
                 LOG.log(Level.WARNING, "Retention sweep of source " + source.name() + " failed; next try in "
                         + intervalSeconds + " s", e);
             }
         }
+        long tombstones = 0;
         if (tombstoneDays > 0) {
             try {
                 Instant cutoff = Instant.now().minus(Duration.ofDays(tombstoneDays));
                 int batch;
                 do {
                     batch = expired.deleteTombstones(cutoff, BATCH);
+                    tombstones += batch;
                 } while (batch == BATCH && Instant.now().isBefore(deadline));
             } catch (RuntimeException e) {
+                failed++;
                 LOG.log(Level.WARNING, "Retention sweep of tombstones failed; next try in " + intervalSeconds + " s", e);
             }
         }
+        ran(bySource, tombstones, failed);
     }
 
-    private void sweep(Source source, Instant deadline) {
+    /** One line per run, with what it deleted by status: an operator sees it ran even when it found nothing. */
+    private static void ran(Map<String, ExpiredEvents.Deleted> bySource, long tombstones, int failed) {
+        ExpiredEvents.Deleted all = bySource.values().stream()
+                .reduce(ExpiredEvents.Deleted.NONE, ExpiredEvents.Deleted::plus);
+        LogFields.of("deletedCompleted", all.completed()).and("deletedIgnored", all.ignored())
+                .and("deletedTombstones", tombstones).and("failed", failed)
+                .log(LOG, failed > 0 ? Level.WARNING : Level.INFO, () -> "Retention run: deleted " + all.total()
+                        + " events (" + all.completed() + " completed, " + all.ignored() + " ignored)"
+                        + (bySource.isEmpty() ? "" : bySource.entrySet().stream()
+                        .map(e -> e.getValue().total() + " of source " + e.getKey())
+                        .collect(Collectors.joining(", ", ": ", "")))
+                        + "; " + tombstones + " tombstones" + (failed == 0 ? "" : "; " + failed + " parts failed"));
+    }
+
+    private ExpiredEvents.Deleted sweep(Source source, Instant deadline) {
         Instant now = Instant.now();
         // A fingerprint serves its body's window only; past both that and the retention nothing reads it (a body
         // seen again after its window takes the row over).
@@ -144,20 +171,18 @@ public class RetentionSweep {
             expired.deleteFingerprints(source.name(), now.minus(keep));
         }
         if (source.retention().isZero()) {
-            return;
+            return ExpiredEvents.Deleted.NONE;
         }
         Instant cutoff = now.minus(source.retention());
-        long total = 0;
-        int batch;
+        ExpiredEvents.Deleted total = ExpiredEvents.Deleted.NONE;
+        ExpiredEvents.Deleted batch;
         do {
             batch = expired.deleteBatch(source.name(), cutoff, BATCH);
-            total += batch;
-        } while (batch == BATCH && Instant.now().isBefore(deadline));
-        if (total > 0) {
-            deleted.get(source.name()).inc(total);
-            long count = total;
-            LOG.info(() -> "Retention: deleted " + count + " events of source " + source.name() + " received before "
-                    + cutoff);
+            total = total.plus(batch);
+        } while (batch.total() == BATCH && Instant.now().isBefore(deadline));
+        if (total.total() > 0) {
+            deleted.get(source.name()).inc(total.total());
         }
+        return total;
     }
 }

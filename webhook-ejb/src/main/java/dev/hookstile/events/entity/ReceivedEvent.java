@@ -92,7 +92,7 @@ public class ReceivedEvent {
      * Served by the index on (status, received_at).
      */
     public static final String EXPIRED = """
-            SELECT event_id, body_digest, received_at FROM received_event
+            SELECT event_id, body_digest, received_at, status FROM received_event
             WHERE source = ? AND status IN (""" + EventStatus.EXPIRABLE_IN_SQL + """
             ) AND received_at < ?
             ORDER BY received_at

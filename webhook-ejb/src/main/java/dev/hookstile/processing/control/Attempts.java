@@ -28,6 +28,7 @@ public final class Attempts {
     private boolean claimed;
     private int attemptsBefore;
     private int replayBase;
+    private int lastAttempt;
 
     /**
      * @param bodyDigest  the digest its body is stored under, shared with the other events of its delivery;
@@ -113,6 +114,16 @@ public final class Attempts {
         this.claimed = true;
         this.attemptsBefore = attemptsBefore;
         this.replayBase = replayBase;
+    }
+
+    /** The attempt number the delivery's last failure was recorded as. */
+    void recorded(int lastAttempt) {
+        this.lastAttempt = lastAttempt;
+    }
+
+    /** The attempt number of the last failure recorded, 0 before its record. */
+    int lastAttempt() {
+        return lastAttempt;
     }
 
     /** Whether an event at this total of attempts, replayed at {@code replayBase}, has used up its allowance. */
