@@ -24,6 +24,7 @@ public final class ServerProcess implements AutoCloseable {
     private final Map<String, String> environment = new HashMap<>();
     private Process process;
     private int starts;
+    private boolean errorsApart;
 
     /**
      * @param work a directory of this test's own: the data directory and the logs go there
@@ -45,6 +46,25 @@ public final class ServerProcess implements AutoCloseable {
         environment.put("HOOKSTILE_DB_USER", System.getProperty("hookstile.test.db.user"));
         environment.put("HOOKSTILE_DB_PASSWORD", System.getProperty("hookstile.test.db.password"));
         return this;
+    }
+
+    /**
+     * Standard error into a file of its own, {@code server-<n>.err.log}, beside standard output's
+     * {@code server-<n>.log}: for a test of what each stream carries. Otherwise both go into one file.
+     */
+    public ServerProcess errorsApart() {
+        errorsApart = true;
+        return this;
+    }
+
+    /** What the last start wrote to standard output (and to standard error too, unless {@link #errorsApart}). */
+    public Path output() {
+        return work.resolve("server-" + starts + ".log");
+    }
+
+    /** What the last start wrote to standard error, with {@link #errorsApart}. */
+    public Path errors() {
+        return work.resolve("server-" + starts + ".err.log");
     }
 
     /** An environment variable for the next start. */
@@ -72,8 +92,12 @@ public final class ServerProcess implements AutoCloseable {
         }
         starts++;
         var builder = new ProcessBuilder("bash", System.getProperty("hookstile.it.launcher"))
-                .redirectErrorStream(true)
-                .redirectOutput(work.resolve("server-" + starts + ".log").toFile());
+                .redirectOutput(output().toFile());
+        if (errorsApart) {
+            builder.redirectError(errors().toFile());
+        } else {
+            builder.redirectErrorStream(true);
+        }
         var env = builder.environment();
         env.put("HOOKSTILE_PORT", String.valueOf(port));
         env.put("HOOKSTILE_DATA_DIR", work.resolve("data").toString());

@@ -6,6 +6,7 @@ import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Family;
 import dev.hookstile.metrics.boundary.Gauge;
 import dev.hookstile.metrics.boundary.Metrics;
+import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
@@ -23,9 +24,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * The retention: every {@code hookstile.retention.interval-seconds} it deletes each source's completed and ignored
@@ -119,19 +122,38 @@ public class RetentionSweep {
             return;
         }
         Instant deadline = Instant.now().plus(BUDGET);
-        boolean swept = true;
+        var bySource = new LinkedHashMap<String, ExpiredEvents.Deleted>();
+        int failed = 0;
         for (Source source : sources.all()) {
             try {
-                sweep(source, deadline);
+                ExpiredEvents.Deleted deleted = sweep(source, deadline);
+                if (deleted.total() > 0) {
+                    bySource.put(source.name(), deleted);
+                }
             } catch (RuntimeException e) {
-                swept = false;
                 // The database is away or busy: the next interval tries again.
+                failed++;
                 LOG.log(Level.WARNING, "Retention sweep of source " + source.name() + " failed; next try in "
                         + intervalSeconds + " s", e);
             }
         }
-        if (swept) {
-            // A run that failed for a source is not a run: an alert on the time since the last one must see it.
+        long tombstones = 0;
+        if (tombstoneDays > 0) {
+            try {
+                Instant cutoff = Instant.now().minus(Duration.ofDays(tombstoneDays));
+                int batch;
+                do {
+                    batch = expired.deleteTombstones(cutoff, BATCH);
+                    tombstones += batch;
+                } while (batch == BATCH && Instant.now().isBefore(deadline));
+            } catch (RuntimeException e) {
+                failed++;
+                LOG.log(Level.WARNING, "Retention sweep of tombstones failed; next try in " + intervalSeconds + " s", e);
+            }
+        }
+        ran(bySource, tombstones, failed);
+        if (failed == 0) {
+            // A run that failed for a part is not a run: an alert on the time since the last one must see it.
             double at = System.currentTimeMillis() / 1000.0;
             for (EventStatus status : EventStatus.values()) {
                 if (status.expirable()) {
@@ -139,20 +161,23 @@ public class RetentionSweep {
                 }
             }
         }
-        if (tombstoneDays > 0) {
-            try {
-                Instant cutoff = Instant.now().minus(Duration.ofDays(tombstoneDays));
-                int batch;
-                do {
-                    batch = expired.deleteTombstones(cutoff, BATCH);
-                } while (batch == BATCH && Instant.now().isBefore(deadline));
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "Retention sweep of tombstones failed; next try in " + intervalSeconds + " s", e);
-            }
-        }
     }
 
-    private void sweep(Source source, Instant deadline) {
+    /** One line per run, with what it deleted by status: an operator sees it ran even when it found nothing. */
+    private static void ran(Map<String, ExpiredEvents.Deleted> bySource, long tombstones, int failed) {
+        ExpiredEvents.Deleted all = bySource.values().stream()
+                .reduce(ExpiredEvents.Deleted.NONE, ExpiredEvents.Deleted::plus);
+        LogFields.of("deletedCompleted", all.completed()).and("deletedIgnored", all.ignored())
+                .and("deletedTombstones", tombstones).and("failed", failed)
+                .log(LOG, failed > 0 ? Level.WARNING : Level.INFO, () -> "Retention run: deleted " + all.total()
+                        + " events (" + all.completed() + " completed, " + all.ignored() + " ignored)"
+                        + (bySource.isEmpty() ? "" : bySource.entrySet().stream()
+                        .map(e -> e.getValue().total() + " of source " + e.getKey())
+                        .collect(Collectors.joining(", ", ": ", "")))
+                        + "; " + tombstones + " tombstones" + (failed == 0 ? "" : "; " + failed + " parts failed"));
+    }
+
+    private ExpiredEvents.Deleted sweep(Source source, Instant deadline) {
         Instant now = Instant.now();
         // A fingerprint serves its body's window only; past both that and the retention nothing reads it (a body
         // seen again after its window takes the row over).
@@ -162,21 +187,17 @@ public class RetentionSweep {
             expired.deleteFingerprints(source.name(), now.minus(keep));
         }
         if (source.retention().isZero()) {
-            return;
+            return ExpiredEvents.Deleted.NONE;
         }
         Instant cutoff = now.minus(source.retention());
-        long total = 0;
-        int batch;
-        var byStatus = new HashMap<String, Long>(4);
+        ExpiredEvents.Deleted total = ExpiredEvents.Deleted.NONE;
+        ExpiredEvents.Deleted batch;
         do {
-            batch = expired.deleteBatch(source.name(), cutoff, BATCH, byStatus);
-            total += batch;
-        } while (batch == BATCH && Instant.now().isBefore(deadline));
-        byStatus.forEach((status, count) -> deleted.labels(status).add(count));
-        if (total > 0) {
-            long count = total;
-            LOG.info(() -> "Retention: deleted " + count + " events of source " + source.name() + " received before "
-                    + cutoff);
-        }
+            batch = expired.deleteBatch(source.name(), cutoff, BATCH);
+            total = total.plus(batch);
+        } while (batch.total() == BATCH && Instant.now().isBefore(deadline));
+        deleted.labels(EventStatus.COMPLETED.column()).add(total.completed());
+        deleted.labels(EventStatus.IGNORED.column()).add(total.ignored());
+        return total;
     }
 }

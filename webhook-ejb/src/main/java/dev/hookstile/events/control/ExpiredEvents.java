@@ -4,6 +4,7 @@ import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.events.entity.BodyFingerprint;
 import dev.hookstile.events.entity.EventAttempt;
 import dev.hookstile.events.entity.EventBody;
+import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.events.entity.EventTombstone;
 import dev.hookstile.events.entity.ReceivedEvent;
 import jakarta.ejb.Stateless;
@@ -20,7 +21,6 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -33,6 +33,20 @@ import java.util.TreeSet;
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class ExpiredEvents {
 
+    /** How many events a batch deleted, by the status they had. */
+    public record Deleted(int completed, int ignored) {
+
+        public static final Deleted NONE = new Deleted(0, 0);
+
+        public int total() {
+            return completed + ignored;
+        }
+
+        public Deleted plus(Deleted other) {
+            return new Deleted(completed + other.completed, ignored + other.ignored);
+        }
+    }
+
     @Inject
     EntityManager em;
 
@@ -41,15 +55,14 @@ public class ExpiredEvents {
      * their history, and the bodies they shared once no event uses them; each leaves its tombstone, in the same
      * transaction, so that no moment exists in which its id is forgotten.
      *
-     * @param deletedByStatus where the deleted events are added up by their status column
-     * @return how many events were deleted; fewer than {@code limit} when none are left
+     * @return how many events were deleted, by status; fewer than {@code limit} in all when none are left
      */
-    public int deleteBatch(String source, Instant cutoff, int limit, Map<String, Long> deletedByStatus) {
+    public Deleted deleteBatch(String source, Instant cutoff, int limit) {
         Connection connection = em.unwrap(Connection.class);
         try {
             List<String> ids = new ArrayList<>(limit);
             List<Timestamp> receivedAt = new ArrayList<>(limit);
-            List<String> statuses = new ArrayList<>(limit);
+            List<Boolean> completed = new ArrayList<>(limit);
             Set<String> bodies = new TreeSet<>();
             try (PreparedStatement query = connection.prepareStatement(ReceivedEvent.EXPIRED)) {
                 query.setString(1, source);
@@ -59,7 +72,7 @@ public class ExpiredEvents {
                     while (rows.next()) {
                         ids.add(rows.getString(1));
                         receivedAt.add(rows.getTimestamp(3));
-                        statuses.add(rows.getString(4));
+                        completed.add(EventStatus.COMPLETED.column().equals(rows.getString(4)));
                         if (rows.getString(2) != null) {
                             bodies.add(rows.getString(2));
                         }
@@ -67,9 +80,10 @@ public class ExpiredEvents {
                 }
             }
             if (ids.isEmpty()) {
-                return 0;
+                return Deleted.NONE;
             }
             int deleted = 0;
+            int deletedCompleted = 0;
             try (PreparedStatement events = connection.prepareStatement(ReceivedEvent.DELETE_EXPIRED);
                  PreparedStatement history = connection.prepareStatement(EventAttempt.DELETE_OF_EVENT);
                  PreparedStatement tombstones = connection.prepareStatement(EventTombstone.LEAVE)) {
@@ -79,7 +93,7 @@ public class ExpiredEvents {
                     events.setString(2, id);
                     if (events.executeUpdate() == 1) {
                         deleted++;
-                        deletedByStatus.merge(statuses.get(i), 1L, Long::sum);
+                        deletedCompleted += completed.get(i) ? 1 : 0;
                         history.setString(1, source);
                         history.setString(2, id);
                         history.addBatch();
@@ -102,7 +116,7 @@ public class ExpiredEvents {
                     unused.executeUpdate();
                 }
             }
-            return deleted;
+            return new Deleted(deletedCompleted, deleted - deletedCompleted);
         } catch (SQLException e) {
             throw new EventClaim.ClaimFailure(e);
         }

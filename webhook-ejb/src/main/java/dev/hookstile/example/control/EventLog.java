@@ -2,13 +2,15 @@ package dev.hookstile.example.control;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.api.WebhookHandler;
+import dev.hookstile.platform.boundary.LogFields;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The example handler: one log line per claimed event, e.g.
- * {@code handling github/push 5e8c... from source gh (attempt 1, 2301 bytes)}. Because it runs after the claim, an
+ * {@code handling github/push "5e8c..." from source gh (attempt 1, 2301 bytes)}. Because it runs after the claim, an
  * event delivered many times is handled once; the line is written inside the transaction, so an attempt that later
  * rolls back (another handler failed) logs again on its redelivery. Deployed only with
  * {@code HOOKSTILE_HANDLERS_EVENT_LOG_ENABLED=true} ({@link EventLogSwitch}): an INFO line per event through Payara's
@@ -22,8 +24,9 @@ class EventLog implements WebhookHandler {
 
     @Override
     public void handle(WebhookEvent event) {
-        LOG.info(() -> "handling " + event.provider() + "/" + (event.type().isEmpty() ? "-" : event.type())
-                + " " + event.eventId() + " from source " + event.source() + " (attempt " + event.attempt()
-                + ", " + event.payload().length + " bytes)");
+        LogFields.event(event).and("type", event.type()).log(LOG, Level.INFO, () -> "handling " + event.provider()
+                + "/" + (event.type().isEmpty() ? "-" : LogFields.printable(event.type())) + " "
+                + LogFields.quoted(event.eventId()) + " from source " + event.source() + " (attempt "
+                + event.attempt() + ", " + event.payload().length + " bytes)");
     }
 }

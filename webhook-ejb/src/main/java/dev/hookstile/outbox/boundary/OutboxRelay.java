@@ -4,6 +4,7 @@ import dev.hookstile.outbox.control.DestinationBreakers;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
 import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.platform.boundary.Redacted;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.boundary.Destination;
@@ -189,7 +190,7 @@ public class OutboxRelay {
                     // would go out again when the lease ends.
                     result = CompletableFuture.completedFuture(new HttpForwarding.Unsendable(
                             "could not be sent: " + e.getClass().getSimpleName()));
-                    LOG.log(Level.WARNING, e, () -> "Outbox: " + entry.source() + "/" + entry.eventId()
+                    fields(entry).log(LOG, Level.WARNING, e, () -> "Outbox: " + describe(entry)
                             + " could not be sent");
                 }
                 if (result != null) {
@@ -243,8 +244,11 @@ public class OutboxRelay {
             Instant now = Instant.now();
             boolean wasClosed = breakers.status(entry.destination(), now) == DestinationBreakers.Status.CLOSED;
             if (breakers.failed(entry.destination(), now)) {
-                LOG.warning(() -> "Outbox: " + Redacted.url(entry.destination()) + " failed " + breakers.threshold()
-                        + " times in a row (" + failure.reason() + "); left alone for " + breakerOpenSeconds + " s");
+                LogFields.of("destination", Redacted.url(entry.destination())).and("breaker", "open")
+                        .log(LOG, Level.WARNING, () -> "Outbox: breaker of " + Redacted.url(entry.destination())
+                                + " opened: " + breakers.threshold() + " failures in a row ("
+                                + LogFields.printable(failure.reason()) + "); left alone for " + breakerOpenSeconds
+                                + " s");
                 if (wasClosed) {
                     breakerChanges.fire(new BreakerChange(entry.destination(), true, now));
                 }
@@ -254,29 +258,47 @@ public class OutboxRelay {
         }
         if (result instanceof HttpForwarding.Unsendable unsendable) {
             entries.dead(entry.id(), unsendable.reason());
-            LOG.warning(() -> "Outbox: " + entry.source() + "/" + entry.eventId() + " to " + entry.destination()
-                    + " is dead: " + unsendable.reason());
+            dead(entry, unsendable.reason());
             return;
         }
-        Instant now = Instant.now();
-        boolean wasOpen = breakers.status(entry.destination(), now) != DestinationBreakers.Status.CLOSED;
-        breakers.answered(entry.destination());
-        if (wasOpen) {
-            breakerChanges.fire(new BreakerChange(entry.destination(), false, now));
+        if (breakers.answered(entry.destination())) {
+            LogFields.of("destination", Redacted.url(entry.destination())).and("breaker", "closed")
+                    .log(LOG, Level.INFO, () -> "Outbox: breaker of " + Redacted.url(entry.destination())
+                            + " closed: it answered again");
+            breakerChanges.fire(new BreakerChange(entry.destination(), false, Instant.now()));
         }
         if (result instanceof HttpForwarding.Delivered) {
             delivered.add(entry.id());
         } else if (result instanceof HttpForwarding.Permanent permanent) {
             entries.dead(entry.id(), permanent.reason());
-            LOG.warning(() -> "Outbox: " + entry.source() + "/" + entry.eventId() + " to "
-                    + Redacted.url(entry.destination()) + " is dead: " + permanent.reason());
+            dead(entry, permanent.reason());
         }
+    }
+
+    /** A line per entry given up on: a destination's event dead is a state change an operator must see. */
+    private static void dead(OutboxEntries.Due entry, String reason) {
+        fields(entry).log(LOG, Level.WARNING, () -> "Outbox: " + describe(entry) + " is dead: "
+                + LogFields.printable(reason));
+    }
+
+    /** The entry's event, and its attempt at the destination (not the event's processing attempt). */
+    private static LogFields fields(OutboxEntries.Due entry) {
+        return LogFields.event(entry.source(), entry.eventId(), entry.attempts() + 1)
+                .and("destination", Redacted.url(entry.destination()));
+    }
+
+    private static String describe(OutboxEntries.Due entry) {
+        return (entry.effect() > 0 ? "effect " + entry.effect() + " of event " : "event ")
+                + LogFields.name(entry.source(), entry.eventId()) + " to " + Redacted.url(entry.destination())
+                + " (attempt " + (entry.attempts() + 1) + ")";
     }
 
     private void retryOrBury(OutboxEntries.Due entry, Instant now, HttpForwarding.Transient failure) {
         int attempt = entry.attempts() + 1;
         if (attempt >= maxAttempts) {
-            entries.dead(entry.id(), failure.reason() + " (attempt " + attempt + " of " + maxAttempts + ")");
+            String reason = failure.reason() + " (attempt " + attempt + " of " + maxAttempts + ")";
+            entries.dead(entry.id(), reason);
+            dead(entry, reason);
         } else {
             entries.retryAt(entry.id(), now.plus(backoff(attempt, failure)), failure.reason());
         }

@@ -44,9 +44,14 @@ public final class DestinationBreakers {
         return states.containsKey(destination);
     }
 
-    /** The destination answered (any answer that is not a transient failure): closed. */
-    public void answered(String destination) {
-        states.remove(destination);
+    /**
+     * The destination answered (any answer that is not a transient failure): closed.
+     *
+     * @return {@code true} when that closed a breaker that had opened (its trial request answered)
+     */
+    public boolean answered(String destination) {
+        State was = states.remove(destination);
+        return was != null && was.openUntil() != null;
     }
 
     /** A transient failure; {@code true} when it opened the breaker. */

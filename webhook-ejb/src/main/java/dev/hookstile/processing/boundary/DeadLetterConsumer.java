@@ -1,6 +1,8 @@
 package dev.hookstile.processing.boundary;
 
+import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.processing.control.EventProcessor;
 import dev.hookstile.processing.control.UnreadableMessages;
 import dev.hookstile.queue.boundary.EventMessage;
@@ -86,8 +88,10 @@ public class DeadLetterConsumer implements MessageListener {
             } catch (RuntimeException e) {
                 // The events recorded before it stay recorded; their redelivery finds them finished.
                 context.setRollbackOnly();
-                LOG.log(Level.WARNING, e, () -> "Could not record " + received.event() + " from the dead letter "
-                        + "queue; rolled back for redelivery");
+                WebhookEvent event = received.event();
+                LogFields.event(event).log(LOG, Level.WARNING, e, () -> "Could not record event "
+                        + LogFields.name(event.source(), event.eventId()) + " from the dead letter queue; rolled back "
+                        + "for redelivery");
                 return;
             }
         }

@@ -1,6 +1,8 @@
 package dev.hookstile.processing.boundary;
 
+import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.processing.control.ConsumerActivity;
 import dev.hookstile.processing.control.EventProcessor;
 import dev.hookstile.processing.control.UnreadableMessages;
@@ -88,8 +90,10 @@ public class EventConsumer implements MessageListener {
         } catch (Exception e) {
             // Marking the transaction instead of throwing keeps the bean instance and the broker session alive.
             context.setRollbackOnly();
-            LOG.log(Level.WARNING, e, () -> "Could not process or record " + describe(events)
-                    + "; rolled back for redelivery");
+            EventMessage.Received first = events.get(0);
+            LogFields.event(first.event()).and("events", events.size())
+                    .log(LOG, Level.WARNING, e, () -> "Could not process or record " + describe(events)
+                            + "; rolled back for redelivery");
         }
     }
 
@@ -104,7 +108,9 @@ public class EventConsumer implements MessageListener {
     }
 
     private static String describe(List<EventMessage.Received> events) {
-        String first = events.get(0).event() + " (delivery " + events.get(0).deliveryCount() + ")";
+        WebhookEvent event = events.get(0).event();
+        String first = "event " + LogFields.name(event.source(), event.eventId()) + " (delivery "
+                + events.get(0).deliveryCount() + ")";
         return events.size() == 1 ? first : "a message of " + events.size() + " events from " + first;
     }
 }

@@ -86,6 +86,7 @@ public class AttemptLog {
     }
 
     private void writeHistory(Attempts attempts, int total, EventStatus status) {
+        attempts.recorded(total);
         List<Failure> failures = attempts.failures();
         int first = total - failures.size() + 1;
         for (int i = 0; i < failures.size(); i++) {

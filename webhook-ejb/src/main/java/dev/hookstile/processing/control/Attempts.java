@@ -31,6 +31,7 @@ public final class Attempts {
     /** How the try that succeeded ended, and how long it took, for the metrics. */
     private Outcome succeeded;
     private long tryNanos;
+    private int lastAttempt;
 
     /**
      * @param bodyDigest  the digest its body is stored under, shared with the other events of its delivery;
@@ -131,6 +132,16 @@ public final class Attempts {
         this.claimed = true;
         this.attemptsBefore = attemptsBefore;
         this.replayBase = replayBase;
+    }
+
+    /** The attempt number the delivery's last failure was recorded as. */
+    void recorded(int lastAttempt) {
+        this.lastAttempt = lastAttempt;
+    }
+
+    /** The attempt number of the last failure recorded, 0 before its record. */
+    int lastAttempt() {
+        return lastAttempt;
     }
 
     /** Whether an event at this total of attempts, replayed at {@code replayBase}, has used up its allowance. */

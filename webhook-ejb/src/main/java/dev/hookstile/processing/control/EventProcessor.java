@@ -3,6 +3,7 @@ package dev.hookstile.processing.control;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.entity.EventBody;
 import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.queue.boundary.EventMessage;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.source.boundary.Sources;
@@ -125,7 +126,6 @@ public class EventProcessor {
 
     /** @param deliveryCount the broker's delivery count of this message (1 for the first) */
     private Outcome process(Attempts attempts, int deliveryCount) {
-        WebhookEvent event = attempts.event();
         try {
             Outcome outcome = retries.attempt(attempts);
             if (outcome == Outcome.COMPLETED || outcome == Outcome.IGNORED) {
@@ -147,13 +147,18 @@ public class EventProcessor {
             }
             processingMetrics.failed(attempts, recorded.get() == EventStatus.DEAD);
             Failure last = attempts.lastFailure();
+            int tries = attempts.failures().size();
+            LogFields fields = fields(attempts).and("failure", last.kind().column());
             if (recorded.get() == EventStatus.DEAD) {
-                LOG.log(Level.WARNING, () -> "Dead: " + event + " after " + attempts.failures().size()
-                        + " failed tries in this delivery (" + last.kind().column() + "): " + last.summary());
+                fields.log(LOG, Level.WARNING, () -> "Event " + name(attempts) + " dead after " + tries
+                        + (tries == 1 ? " failed try" : " failed tries") + " in this delivery (" + last.kind().column()
+                        + "): " + LogFields.printable(last.summary()));
                 return Outcome.DEAD;
             }
-            LOG.log(Level.INFO, () -> "Retrying later: " + event + " (" + last.kind().column() + "): "
-                    + last.summary());
+            // Below INFO: a failing handler or destination fails every event, each try; the event's history and the
+            // metrics say it already.
+            fields.log(LOG, Level.FINE, () -> "Event " + name(attempts) + " retrying later (" + last.kind().column()
+                    + "): " + LogFields.printable(last.summary()));
             return Outcome.RETRY;
         } finally {
             // An interrupt left set by a handler would escape the consumer and leave the message unacknowledged until
@@ -172,7 +177,6 @@ public class EventProcessor {
      * @throws RuntimeException when it cannot be recorded either (the database is still down): roll back, retry
      */
     public Outcome abandonedByBroker(EventMessage.Received received, String cause) {
-        WebhookEvent event = received.event();
         Attempts attempts = attemptsOf(received, new IdentityHashMap<>(1));
         attempts.failed(new Failure(Failure.Kind.PERMANENT, Failure.bounded(
                 "the broker gave up redelivering it (HOOKSTILE_PROCESSING_MAX_REDELIVERIES=" + maxRedeliveries + ")"
@@ -182,8 +186,24 @@ public class EventProcessor {
             return Outcome.DUPLICATE;
         }
         processingMetrics.failed(attempts, true);
-        LOG.log(Level.WARNING, () -> "Dead: " + event + ", taken from the broker's dead letter queue");
+        fields(attempts).and("failure", Failure.Kind.PERMANENT.column()).log(LOG, Level.WARNING, () -> "Event "
+                + name(attempts) + " dead: the broker gave up redelivering it (its dead letter queue)");
         return Outcome.DEAD;
+    }
+
+    /** The fields of a line about this event, at the attempt its failure was recorded as when known. */
+    private static LogFields fields(Attempts attempts) {
+        WebhookEvent event = attempts.event();
+        return LogFields.event(event.source(), event.eventId(), attempt(attempts));
+    }
+
+    private static int attempt(Attempts attempts) {
+        return attempts.lastAttempt() > 0 ? attempts.lastAttempt() : attempts.event().attempt();
+    }
+
+    private static String name(Attempts attempts) {
+        return LogFields.name(attempts.event().source(), attempts.event().eventId()) + " (attempt " + attempt(attempts)
+                + ")";
     }
 
     private Attempts attemptsOf(EventMessage.Received received, Map<byte[], String> digests) {

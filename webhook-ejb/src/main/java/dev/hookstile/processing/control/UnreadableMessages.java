@@ -2,6 +2,7 @@ package dev.hookstile.processing.control;
 
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.metrics.boundary.Counter;
+import dev.hookstile.platform.boundary.LogFields;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
@@ -10,6 +11,7 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 
 import java.time.Clock;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -54,11 +56,13 @@ public class UnreadableMessages {
         UnreadableMessage recorded = UnreadableMessage.of(message, failure, queue);
         if (log.recordUnreadable(recorded, clock.instant())) {
             unreadable.inc();
-            LOG.severe(() -> "Recorded an unreadable message dead, as " + recorded.source() + "/"
-                    + recorded.eventId() + " (GET /api/events?status=dead): " + recorded.reason());
+            LogFields.event(recorded.source(), recorded.eventId(), 1).log(LOG, Level.SEVERE, () -> "Recorded an "
+                    + "unreadable message dead, as " + LogFields.name(recorded.source(), recorded.eventId())
+                    + " (GET /api/events?status=dead): " + LogFields.printable(recorded.reason()));
         } else {
-            LOG.warning(() -> "An unreadable message is recorded already, as " + recorded.source() + "/"
-                    + recorded.eventId() + "; consumed");
+            LogFields.event(recorded.source(), recorded.eventId(), 1).log(LOG, Level.WARNING, () -> "An unreadable "
+                    + "message is recorded already, as " + LogFields.name(recorded.source(), recorded.eventId())
+                    + "; consumed");
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.events.boundary.EventSummary;
 import dev.hookstile.events.boundary.RecordedEvents;
+import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.replay.control.ReplayJobRecords;
 import dev.hookstile.replay.entity.ReplayJob;
@@ -81,6 +82,14 @@ public class ReplayJobs {
                 .setParameter("key", key)
                 .getSingleResult();
         if (created == 1) {
+            LogFields.of("replayJob", id).and("filter", bounded.toJson()).log(LOG, Level.INFO, () -> "Replay job "
+                    + id + " started: " + bounded.status().column() + " events"
+                    + (bounded.source() == null ? "" : " of source " + LogFields.printable(bounded.source()))
+                    + (bounded.type() == null ? "" : " of type " + LogFields.quoted(bounded.type())
+                    + (bounded.typePrefix() ? "*" : ""))
+                    + (bounded.error() == null ? "" : " that failed with the error of a dead group")
+                    + " received " + (bounded.since() == null ? "" : "from " + bounded.since() + " ")
+                    + "until " + bounded.until());
             // Only once the job is committed: a job whose row rolled back must replay nothing.
             transactions.registerInterposedSynchronization(new Synchronization() {
                 @Override
@@ -145,25 +154,32 @@ public class ReplayJobs {
             while (!page.isEmpty()) {
                 for (EventSummary event : page) {
                     matched++;
-                    if (replays.replay(event.source(), event.eventId(), null) == Replays.Result.QUEUED) {
+                    if (replays.replayForJob(event.source(), event.eventId()) == Replays.Result.QUEUED) {
                         queued++;
                     }
                 }
                 records.progress(jobId, matched, queued);
                 if (records.cancelled(jobId)) {
-                    int done = matched;
-                    LOG.info(() -> "Replay job " + jobId + " cancelled after " + done + " events");
+                    ended(jobId, ReplayJobStatus.CANCELLED, matched, queued, Level.INFO, null);
                     return;
                 }
                 page = page.size() < PAGE ? List.of()
                         : events.list(query.after(EventQuery.Position.of(page.get(page.size() - 1))));
             }
             records.finish(jobId, ReplayJobStatus.COMPLETED, matched, queued, null);
+            ended(jobId, ReplayJobStatus.COMPLETED, matched, queued, Level.INFO, null);
         } catch (Exception e) {
-            int done = matched;
-            LOG.log(Level.WARNING, e, () -> "Replay job " + jobId + " failed after " + done + " events");
+            ended(jobId, ReplayJobStatus.FAILED, matched, queued, Level.WARNING, e);
             records.finish(jobId, ReplayJobStatus.FAILED, matched, queued, String.valueOf(e));
         }
+    }
+
+    /** One line per job, when it ends, with its counts: never one per event it replays. */
+    private static void ended(String jobId, ReplayJobStatus status, int matched, int queued, Level level,
+                              Throwable failure) {
+        LogFields.of("replayJob", jobId).and("status", status.column()).and("matched", matched).and("queued", queued)
+                .log(LOG, level, failure, () -> "Replay job " + jobId + " " + status.column() + ": " + matched
+                        + " events matched, " + queued + " queued again");
     }
 
     static String requestKey(ReplayFilter filter, String requestId) {

@@ -1,6 +1,7 @@
 package dev.hookstile.replay.boundary;
 
 import dev.hookstile.events.entity.ReceivedEvent;
+import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.queue.boundary.EventMessage;
 import dev.hookstile.queue.boundary.EventQueue;
 import dev.hookstile.queue.boundary.HandOffFailure;
@@ -18,6 +19,8 @@ import jakarta.transaction.Transactional;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Deliberate reprocessing of one recorded event. The event goes back through the queue as a new attempt: its status
@@ -28,6 +31,8 @@ import java.time.Instant;
  */
 @ApplicationScoped
 public class Replays {
+
+    private static final Logger LOG = Logger.getLogger(Replays.class.getName());
 
     public enum Result {
         /** Queued for processing; its status is {@code received} until a consumer claims it. */
@@ -84,7 +89,28 @@ public class Replays {
      */
     @Transactional(rollbackOn = Exception.class)
     public Result replay(String source, String eventId, String idempotencyKey) throws HandOffFailure {
-        return queueAgain(source, eventId, idempotencyKey, Instant.now().minus(LOST_REPLAY));
+        Queued queued = queueAgain(source, eventId, idempotencyKey, Instant.now().minus(LOST_REPLAY));
+        if (queued.result() == Result.QUEUED) {
+            // Said before the commit: a replay rolled back after this line leaves its event as it was, and the
+            // caller is told it failed.
+            LogFields.event(source, eventId, queued.attempt()).log(LOG, Level.INFO, () -> "Replay: event "
+                    + LogFields.name(source, eventId) + " queued again, as attempt " + queued.attempt());
+        }
+        return queued.result();
+    }
+
+    /**
+     * {@link #replay} without an idempotency key and without a line of its own: a bulk replay job queues thousands,
+     * and says what it did once, when it ends ({@link ReplayJobs}).
+     */
+    @Transactional(rollbackOn = Exception.class)
+    public Result replayForJob(String source, String eventId) throws HandOffFailure {
+        Queued queued = queueAgain(source, eventId, null, Instant.now().minus(LOST_REPLAY));
+        if (queued.result() == Result.QUEUED) {
+            LogFields.event(source, eventId, queued.attempt()).log(LOG, Level.FINE, () -> "Replay job: event "
+                    + LogFields.name(source, eventId) + " queued again, as attempt " + queued.attempt());
+        }
+        return queued.result();
     }
 
     /**
@@ -94,10 +120,14 @@ public class Replays {
      */
     @Transactional(rollbackOn = Exception.class)
     public Result requeueLost(String source, String eventId, Instant before) throws HandOffFailure {
-        return queueAgain(source, eventId, null, before);
+        return queueAgain(source, eventId, null, before).result();
     }
 
-    private Result queueAgain(String source, String eventId, String idempotencyKey, Instant lostBefore)
+    /** What a replay did; {@code attempt}: the attempt the event is queued for, 0 when it was not queued. */
+    private record Queued(Result result, int attempt) {
+    }
+
+    private Queued queueAgain(String source, String eventId, String idempotencyKey, Instant lostBefore)
             throws HandOffFailure {
         if (idempotencyKey != null) {
             @SuppressWarnings("unchecked")
@@ -106,15 +136,16 @@ public class Replays {
                     .getResultList();
             if (!earlier.isEmpty()) {
                 Object[] row = earlier.get(0);
-                return source.equals(row[0]) && eventId.equals(row[1]) ? Result.QUEUED_BEFORE : Result.KEY_REUSED;
+                boolean same = source.equals(row[0]) && eventId.equals(row[1]);
+                return new Queued(same ? Result.QUEUED_BEFORE : Result.KEY_REUSED, 0);
             }
         }
         ReceivedEvent event = em.find(ReceivedEvent.class, new ReceivedEvent.Key(source, eventId));
         if (event == null) {
-            return Result.NOT_FOUND;
+            return new Queued(Result.NOT_FOUND, 0);
         }
         if (ReceivedEvent.UNREADABLE_SOURCE.equals(source)) {
-            return Result.NOT_REPLAYABLE;
+            return new Queued(Result.NOT_REPLAYABLE, 0);
         }
         Instant now = Instant.now();
         int requeued = em.createNamedQuery(ReceivedEvent.REQUEUE)
@@ -124,7 +155,7 @@ public class Replays {
                 .setParameter(4, Timestamp.from(lostBefore))
                 .executeUpdate();
         if (requeued == 0) {
-            return Result.ALREADY_QUEUED;
+            return new Queued(Result.ALREADY_QUEUED, 0);
         }
         if (idempotencyKey != null) {
             em.createNativeQuery(FORGET_OLD_KEYS).setParameter(1, Timestamp.from(now.minus(KEY_RETENTION)))
@@ -153,6 +184,6 @@ public class Replays {
                 }
             }
         });
-        return Result.QUEUED;
+        return new Queued(Result.QUEUED, event.getAttempts() + 1);
     }
 }

@@ -66,4 +66,17 @@ class DestinationBreakersTest {
         assertEquals(DestinationBreakers.Status.CLOSED, breakers.status(DOWN, t0.plusSeconds(31)));
         assertEquals(DestinationBreakers.Status.CLOSED, breakers.status(UP, t0));
     }
+
+    @Test
+    void anAnswerReportsAClosingOnlyOfABreakerThatHadOpened() {
+        breakers.failed(DOWN, t0);
+        assertFalse(breakers.answered(DOWN), "failures below the threshold opened nothing, so nothing closes");
+        assertFalse(breakers.answered(UP), "never failed");
+
+        for (int i = 0; i < 3; i++) {
+            breakers.failed(DOWN, t0);
+        }
+        assertTrue(breakers.answered(DOWN), "the trial after the open time answered: closed");
+        assertFalse(breakers.answered(DOWN), "closed once");
+    }
 }

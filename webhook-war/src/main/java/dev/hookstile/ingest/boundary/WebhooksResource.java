@@ -3,6 +3,7 @@ package dev.hookstile.ingest.boundary;
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
 import dev.hookstile.ingest.boundary.Ingest;
 import dev.hookstile.ingest.boundary.Receipt;
+import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.platform.boundary.Problems;
 import dev.hookstile.provider.boundary.Answer;
 import dev.hookstile.provider.boundary.RejectedDelivery;
@@ -90,7 +91,10 @@ public class WebhooksResource {
     private Response refuse(String source, RejectedDelivery rejected) {
         var reason = rejected.reason();
         metrics.rejected(source, reason);
-        LOG.fine(() -> "Refused a delivery to " + source + ": " + reason.slug() + " " + rejected.detail());
+        // The source and the detail come from the request (an unknown source is any path segment).
+        LogFields.of(LogFields.SOURCE, source).and("rejection", reason.slug()).log(LOG, Level.FINE,
+                () -> "Refused a delivery to " + LogFields.quoted(source) + ": " + reason.slug() + " "
+                        + LogFields.printable(rejected.detail()));
         var problem = Problems.of(reason.status(), reason.slug(), reason.title(), rejected.detail(),
                 "/webhooks/" + source);
         if (reason == Rejection.BODY_BUFFERS_FULL || reason == Rejection.BODY_TIMEOUT) {

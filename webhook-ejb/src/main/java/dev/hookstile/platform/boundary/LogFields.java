@@ -1,0 +1,133 @@
+package dev.hookstile.platform.boundary;
+
+import dev.hookstile.api.WebhookEvent;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * The fields of a log line that an operator searches by ({@code source}, {@code eventId}, {@code attempt}, a
+ * destination, counts), carried as the log record's one parameter, a {@link Map}: with
+ * {@code HOOKSTILE_LOG_FORMAT=json} each is a field of its own in the line's JSON object
+ * ({@code dev.hookstile.logging.JsonLineFormatter}; Payara's JSON formatter reads a map parameter the same way).
+ * java.util.logging has no MDC, and a record may be formatted on another thread: the fields travel with the record.
+ *
+ * <p>The message says the same for the plain format, which prints no parameters: every sender-controlled part of it
+ * (an event id, a type, a handler's failure message) goes through {@link #quoted} or {@link #printable}, so that it
+ * can neither start a line of its own nor make a formatter that runs {@code MessageFormat} over a message with
+ * parameters (Payara's do, on seeing <code>{0</code>) drop or garble the line.
+ */
+public final class LogFields {
+
+    public static final String SOURCE = "source";
+    public static final String EVENT_ID = "eventId";
+    public static final String ATTEMPT = "attempt";
+
+    private final Map<String, Object> fields = new LinkedHashMap<>(8);
+
+    private LogFields() {
+    }
+
+    /** The fields of a line about one event. */
+    public static LogFields event(String source, String eventId, int attempt) {
+        return new LogFields().and(SOURCE, source).and(EVENT_ID, eventId).and(ATTEMPT, attempt);
+    }
+
+    /** The fields of a line about this event, at its attempt. */
+    public static LogFields event(WebhookEvent event) {
+        return event(event.source(), event.eventId(), event.attempt());
+    }
+
+    /** A line's first field. */
+    public static LogFields of(String name, Object value) {
+        return new LogFields().and(name, value);
+    }
+
+    /** One more field; a {@code null} value is left out. */
+    public LogFields and(String name, Object value) {
+        if (value != null) {
+            fields.put(name, value);
+        }
+        return this;
+    }
+
+    /** What the record carries: the fields, in the order they were given. */
+    public Map<String, Object> asMap() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+    }
+
+    public void log(Logger logger, Level level, Supplier<String> message) {
+        log(logger, level, null, message);
+    }
+
+    /** A line with these fields, when {@code logger} logs at {@code level}: the message is made only then. */
+    public void log(Logger logger, Level level, Throwable thrown, Supplier<String> message) {
+        if (!logger.isLoggable(level)) {
+            return;
+        }
+        LogRecord record = new LogRecord(level, message.get());
+        record.setLoggerName(logger.getName());
+        // Named after the class, as Hookstile's loggers are: otherwise the record would infer this class as its source.
+        record.setSourceClassName(logger.getName());
+        record.setSourceMethodName(null);
+        record.setParameters(new Object[]{asMap()});
+        record.setThrown(thrown);
+        logger.log(record);
+    }
+
+    /** An event as a message names it: {@code source/"event id"}, the id {@link #quoted}. */
+    public static String name(String source, String eventId) {
+        return printable(source) + "/" + quoted(eventId);
+    }
+
+    /**
+     * Sender-controlled text in double quotes, as it may stand in a message: {@link #printable}, with {@code "}
+     * escaped too, so the text cannot close the quotes and pass for more of the line.
+     */
+    public static String quoted(String text) {
+        return text == null ? "null" : "\"" + escape(text, true) + "\"";
+    }
+
+    /**
+     * Sender-controlled text as it may stand in a message: a backslash, every control character (C0, DEL, C1), the
+     * Unicode line and paragraph separators, the bidirectional overrides (which reorder what a terminal shows) and
+     * the braces (which a formatter's {@code MessageFormat} reads as placeholders) as {@code \}{@code uXXXX}; a
+     * backslash doubled. What is left prints as it is, on the line it belongs to.
+     */
+    public static String printable(String text) {
+        return text == null ? "null" : escape(text, false);
+    }
+
+    private static String escape(String text, boolean quote) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            String replacement = c == '\\' ? "\\\\" : quote && c == '"' ? "\\\"" : escaped(c) ? unicode(c) : null;
+            if (replacement != null && out == null) {
+                out = new StringBuilder(text.length() + 16).append(text, 0, i);
+            }
+            if (out != null) {
+                if (replacement != null) {
+                    out.append(replacement);
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out == null ? text : out.toString();
+    }
+
+    private static boolean escaped(char c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '{' || c == '}' || c == '\u2028' || c == '\u2029'
+                || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
+    }
+
+    private static String unicode(char c) {
+        return String.format("\\u%04x", (int) c);
+    }
+}
