@@ -17,7 +17,8 @@ import org.apache.activemq.usage.SystemUsage;
  * <p>Built in code rather than from a Spring broker XML ({@code xbean:file:...}) for the start time: on Payara Micro
  * every {@code META-INF/services} lookup that misses the API class loader merges every module's manifest again, and
  * XBean's namespace handler makes one such lookup per XML element, which allocated 1.2 GB and cost about a second of
- * every start (docs/benchmarks.md, "Cold start"). The adapter is shipped without Spring and XBean as a result.
+ * every start (docs/benchmarks.md, "Decisions the hot path rests on", 2acdc9f). The adapter is shipped without
+ * Spring and XBean as a result.
  *
  * <p>The settings are what the broker XML held: messages persistent in KahaDB under {@code <dir>/kahadb}, a send
  * synced to the journal before it is confirmed (KahaDB's default), bounded memory and store with a full store
