@@ -5,11 +5,7 @@ import dev.hookstile.api.PermanentFailure;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.api.WebhookHandler;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.json.Json;
-import jakarta.json.JsonException;
-import jakarta.json.JsonObject;
 
-import java.io.StringReader;
 import java.util.logging.Logger;
 
 /**
@@ -25,13 +21,13 @@ public class PaidInvoices implements WebhookHandler {
 
     @Override
     public void handle(WebhookEvent event) {
-        JsonObject invoice;
-        try (var reader = Json.createReader(new StringReader(event.payloadAsString()))) {
-            invoice = reader.readObject().getJsonObject("data").getJsonObject("object");
-        } catch (JsonException | ClassCastException | NullPointerException e) {
-            // Signed by Stripe yet not an invoice event: retrying cannot help, so it is dead and replayable.
-            throw new PermanentFailure("not a Stripe invoice event: " + e.getMessage(), e);
+        // A body that is not JSON, or not an invoice event, fails permanently: signed by Stripe as it is, no retry
+        // can change it, so it is dead and replayable with the reason below.
+        InvoicePaid.Invoice invoice = event.payloadAs(InvoicePaid.class).invoice();
+        if (invoice == null || invoice.id() == null) {
+            throw new PermanentFailure("not a Stripe invoice event: it has no data.object.id");
         }
-        LOG.info(() -> "invoice " + invoice.getString("id", "?") + " paid (event " + event.eventId() + ")");
+        // The event's own description quotes what the sender chose (its id); the amount is a number.
+        LOG.info(() -> "invoice paid, amount " + invoice.amountPaid() + " (" + event + ")");
     }
 }
