@@ -2,15 +2,13 @@ package com.example.billing;
 
 import dev.hookstile.api.PermanentFailure;
 import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.test.WebhookEvents;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -19,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The handler alone, in plain JUnit: no container, an event built the way Hookstile hands it over. */
+/** The handler alone, in plain JUnit: no container, an event built by the kit the way Hookstile hands it over. */
 class PaidInvoicesTest {
 
     private final PaidInvoices handler = new PaidInvoices();
@@ -51,8 +49,8 @@ class PaidInvoicesTest {
     }
 
     private static WebhookEvent stripe(String body) {
-        return new WebhookEvent("billing", "stripe", "evt_1NG8Du2eZvKYlo2CUI79vXWy", "invoice.paid", Instant.now(), 1,
-                Map.of(), body.getBytes(StandardCharsets.UTF_8));
+        return WebhookEvents.stripe("invoice.paid").source("billing").eventId("evt_1NG8Du2eZvKYlo2CUI79vXWy")
+                .payload(body).build();
     }
 
     @Test
