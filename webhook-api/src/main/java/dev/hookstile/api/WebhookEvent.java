@@ -1,14 +1,7 @@
 package dev.hookstile.api;
 
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
-import jakarta.json.bind.Jsonb;
-import jakarta.json.bind.JsonbBuilder;
-import jakarta.json.bind.JsonbException;
-import jakarta.json.spi.JsonProvider;
 
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -87,38 +80,20 @@ public record WebhookEvent(String source, String provider, String eventId, Strin
      *                          reason, and replayable once a handler accepts it
      */
     public JsonObject json() {
-        try (JsonReader reader = Parsers.JSON_P.createReader(new ByteArrayInputStream(payload))) {
-            return reader.readObject();
-        } catch (JsonException | IllegalStateException e) {
-            throw new PermanentFailure("the payload of " + this + " is not a JSON object: " + e.getMessage(), e);
-        }
+        return Payloads.json(payload, this);
     }
 
     /**
      * The payload bound to a class of the handler's (a record, or a class with a public no-argument constructor)
      * with JSON-B: {@code Invoice invoice = event.payloadAs(Invoice.class)}. Properties the class does not have
-     * are ignored; those the payload lacks are left {@code null}.
+     * are ignored; those the payload lacks keep their default ({@code null}, or {@code 0} and {@code false} for
+     * primitives); a payload that is JSON {@code null} gives {@code null}.
      *
      * @throws PermanentFailure when the payload cannot be bound to {@code type} (malformed JSON, a value of another
      *                          type): the event is recorded dead with this reason, never retried
      */
     public <T> T payloadAs(Class<T> type) {
-        Objects.requireNonNull(type, "type");
-        try {
-            return Parsers.JSON_B.fromJson(new ByteArrayInputStream(payload), type);
-        } catch (JsonbException | JsonException e) {
-            throw new PermanentFailure("the payload of " + this + " cannot be read as " + type.getSimpleName() + ": "
-                    + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * JSON-P's provider and a JSON-B instance, resolved once, when first used: each lookup goes through the
-     * {@code ServiceLoader}, and a {@code Jsonb} is costly to create and safe to share.
-     */
-    private static final class Parsers {
-        static final JsonProvider JSON_P = JsonProvider.provider();
-        static final Jsonb JSON_B = JsonbBuilder.create();
+        return Payloads.bind(payload, type, this);
     }
 
     /** A header by its name, case-insensitively; {@code null} if it was not retained. */

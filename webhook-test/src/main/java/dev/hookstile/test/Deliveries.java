@@ -22,8 +22,9 @@ import java.util.TreeMap;
  * HttpResponse<String> answer = http.send(paid.request(hookstile).build(), BodyHandlers.ofString());
  * }</pre>
  *
- * Each signature is checked in this module's tests against the provider's published example, or for Stripe
- * against its official SDK. Timestamps default to now, which is what a receiver's replay window expects; the
+ * Each signature is checked in this module's tests against the provider's published example (GitHub, Slack,
+ * Twilio, the Standard Webhooks specification), against the RFC 4231 and RFC 2202 HMAC vectors for those that sign
+ * the plain body's HMAC (Shopify, Meta, {@code hmac}), and against the official SDK for Stripe. Timestamps default to now, which is what a receiver's replay window expects; the
  * overloads with an {@link Instant} sign another time (a delivery outside the window).
  */
 public final class Deliveries {

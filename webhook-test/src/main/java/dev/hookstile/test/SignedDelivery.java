@@ -31,18 +31,25 @@ public record SignedDelivery(String source, Map<String, String> headers, byte[] 
         return new String(body, StandardCharsets.UTF_8);
     }
 
-    /** A header by its exact name, {@code null} when absent. */
+    /** A header by its name, case-insensitively as in HTTP; {@code null} when absent. */
     public String header(String name) {
-        return headers.get(name);
+        for (Map.Entry<String, String> header : headers.entrySet()) {
+            if (header.getKey().equalsIgnoreCase(name)) {
+                return header.getValue();
+            }
+        }
+        return null;
     }
 
     /**
-     * The same delivery with one header set or replaced: a second event id, a type the signature does not cover, a
-     * tampered signature.
+     * The same delivery with one header set, or replaced whatever the case of its name: a second event id, a type
+     * the signature does not cover, a tampered signature.
      */
     public SignedDelivery withHeader(String name, String value) {
-        var changed = new LinkedHashMap<>(headers);
-        changed.put(name, value);
+        var changed = new LinkedHashMap<String, String>();
+        headers.forEach((existing, old) -> changed.put(existing.equalsIgnoreCase(name) ? name : existing,
+                existing.equalsIgnoreCase(name) ? value : old));
+        changed.putIfAbsent(name, value);
         return new SignedDelivery(source, changed, body);
     }
 

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Every provider's signature against its published example, or for Stripe against its official SDK. */
 class DeliveriesTest {
 
-    /** RFC 4231 and RFC 2202, test case 2. */
+    /** Test case 2 of RFC 4231 (SHA-256, SHA-512) and RFC 2202 (SHA-1). */
     private static final String RFC_KEY = "Jefe";
     private static final String RFC_DATA = "what do ya want for nothing?";
     private static final String RFC_SHA1 = "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79";
@@ -153,6 +153,8 @@ class DeliveriesTest {
         var replayed = delivery.withHeader("X-GitHub-Delivery", "d-2");
 
         assertEquals("d-2", replayed.header("X-GitHub-Delivery"));
+        assertEquals("d-3", delivery.withHeader("x-github-delivery", "d-3").header("X-GitHub-Delivery"));
+        assertEquals(delivery.headers().size(), delivery.withHeader("x-github-delivery", "d-3").headers().size());
         assertEquals("d-1", delivery.header("X-GitHub-Delivery"));
         assertEquals(delivery.header("X-Hub-Signature-256"), replayed.header("X-Hub-Signature-256"));
     }

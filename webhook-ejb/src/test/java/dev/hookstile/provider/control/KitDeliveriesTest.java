@@ -2,6 +2,8 @@ package dev.hookstile.provider.control;
 
 import dev.hookstile.provider.boundary.Delivery;
 import dev.hookstile.provider.boundary.Provider;
+import dev.hookstile.provider.boundary.RejectedDelivery;
+import dev.hookstile.provider.boundary.Rejection;
 import dev.hookstile.provider.boundary.VerifiedDelivery;
 import dev.hookstile.source.boundary.Source;
 import dev.hookstile.test.Deliveries;
@@ -108,8 +110,21 @@ class KitDeliveriesTest {
     }
 
     @Test
-    void aKitDeliveryWithAnotherSecretIsRefused() {
-        assertThrows(Exception.class, () -> verify(new GitHub(), "another secret",
+    void meta() throws Exception {
+        String page = "{\"object\":\"page\",\"entry\":[{\"id\":\"109876543210987\",\"time\":"
+                + Instant.now().toEpochMilli() + ",\"messaging\":[{\"sender\":{\"id\":\"1\"},"
+                + "\"recipient\":{\"id\":\"2\"},\"message\":{\"mid\":\"m_kit\",\"text\":\"hi\"}}]}]}";
+
+        var verified = verify(new Meta(), SECRET, Deliveries.meta("wa", SECRET, page));
+
+        assertEquals(List.of("m_kit"), verified.events().stream().map(VerifiedDelivery.EventIdentity::id).toList());
+    }
+
+    @Test
+    void aKitDeliveryWithAnotherSecretIsRefusedForItsSignature() {
+        var refused = assertThrows(RejectedDelivery.class, () -> verify(new GitHub(), "another secret",
                 Deliveries.github("gh", SECRET, "d-1", "push", "{}")));
+
+        assertEquals(Rejection.INVALID_SIGNATURE, refused.reason());
     }
 }
