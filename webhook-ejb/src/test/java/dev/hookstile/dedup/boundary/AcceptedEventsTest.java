@@ -3,7 +3,6 @@ package dev.hookstile.dedup.boundary;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,12 +21,36 @@ class AcceptedEventsTest {
         assertInstanceOf(AcceptedEvents.First.class, events.admit("other", "a"), "sources are separate");
     }
 
+    /** A copy admitted on a thread of its own, and its answer once it has one. */
+    private static CompletableFuture<AcceptedEvents.Admission> admitConcurrently(AcceptedEvents events,
+                                                                                 Thread[] thread) {
+        var answer = new CompletableFuture<AcceptedEvents.Admission>();
+        thread[0] = new Thread(() -> answer.complete(events.admit("gh", "a")), "copy");
+        thread[0].start();
+        return answer;
+    }
+
+    /**
+     * Until the thread waits with a timeout, which in {@code admit} only the wait for the first copy's send does: a
+     * copy that was answered at once has ended instead, and fails this.
+     */
+    private static void awaitWaiting(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (thread.getState() != Thread.State.TIMED_WAITING) {
+            assertTrue(thread.isAlive(), "the copy was answered without waiting for the first one");
+            assertTrue(System.nanoTime() < deadline, "the copy never waited: " + thread.getState());
+            Thread.onSpinWait();
+        }
+    }
+
     @Test
     void concurrentCopyWaitsForTheFirstSendAndIsKnownOnlyOnceItIsStored() throws Exception {
         var events = new AcceptedEvents(10);
         var first = assertInstanceOf(AcceptedEvents.First.class, events.admit("gh", "a"));
-        var copy = CompletableFuture.supplyAsync(() -> events.admit("gh", "a"));
-        Thread.sleep(100);
+        var thread = new Thread[1];
+        var copy = admitConcurrently(events, thread);
+
+        awaitWaiting(thread[0]);
         assertFalse(copy.isDone(), "a copy must not be answered before the first one is stored");
         first.stored();
         assertInstanceOf(AcceptedEvents.Known.class, copy.get(2, TimeUnit.SECONDS));
@@ -37,13 +60,10 @@ class AcceptedEventsTest {
     void copyWaitingOnAFailedSendBecomesTheSender() throws Exception {
         var events = new AcceptedEvents(10);
         var first = assertInstanceOf(AcceptedEvents.First.class, events.admit("gh", "a"));
-        var started = new CountDownLatch(1);
-        var copy = CompletableFuture.supplyAsync(() -> {
-            started.countDown();
-            return events.admit("gh", "a");
-        });
-        started.await();
-        Thread.sleep(50);
+        var thread = new Thread[1];
+        var copy = admitConcurrently(events, thread);
+
+        awaitWaiting(thread[0]);
         first.failed();
         var retry = assertInstanceOf(AcceptedEvents.First.class, copy.get(2, TimeUnit.SECONDS));
         retry.stored();

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -155,9 +156,10 @@ class RequestBodyTest {
     }
 
     @Test
-    void checkDeclaredLengthAllowsTheLimitAndUnknownLength() throws RejectedDelivery {
-        RequestBody.checkDeclaredLength(1024, 1024);
-        RequestBody.checkDeclaredLength(-1, 1024);
+    void checkDeclaredLengthAllowsTheLimitAndUnknownLengthAndRefusesOneByteMore() {
+        assertDoesNotThrow(() -> RequestBody.checkDeclaredLength(1024, 1024));
+        assertDoesNotThrow(() -> RequestBody.checkDeclaredLength(-1, 1024));
+        assertThrows(RejectedDelivery.class, () -> RequestBody.checkDeclaredLength(1025, 1024));
     }
 
     @Test
