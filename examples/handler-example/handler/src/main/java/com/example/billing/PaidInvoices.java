@@ -1,33 +1,100 @@
 package com.example.billing;
 
 import dev.hookstile.api.HandlesWebhooks;
+import dev.hookstile.api.Outbox;
 import dev.hookstile.api.PermanentFailure;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.api.WebhookHandler;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 
 /**
- * Receives Stripe's paid invoices, once each: Hookstile has verified the signature, claimed the event and opened the
- * transaction this runs in. A real handler would record the payment through the application's data source here, so
- * that it commits with the claim; this one logs it.
+ * Records Stripe's paid invoices in the application's {@code paid_invoice} table and schedules a receipt e-mail,
+ * once per event: Hookstile has verified the signature, claimed the event and opened the transaction this runs in.
+ * The row commits with the claim or not at all, and the e-mail is sent (by Hookstile's outbox, after the commit)
+ * exactly when the row exists.
  */
 @ApplicationScoped
 @HandlesWebhooks(providers = "stripe", types = "invoice.paid")
 public class PaidInvoices implements WebhookHandler {
 
-    private static final Logger LOG = Logger.getLogger(PaidInvoices.class.getName());
+    /** Hookstile's pool, enlisted in the processing transaction; an application's own JTA data source works too. */
+    static final String DATA_SOURCE = "java:app/jdbc/hookstile";
+    static final String RECORD = "INSERT INTO paid_invoice (event_id, invoice_id, amount_paid, currency)"
+            + " VALUES (?, ?, ?, ?)";
+
+    @Inject
+    Outbox outbox;
+
+    /** The e-mail service's endpoint for receipts; it deduplicates on the Idempotency-Key the outbox sends. */
+    @Inject
+    @ConfigProperty(name = "billing.receipts-url")
+    URI receipts;
+
+    private volatile DataSource dataSource;
+
+    /** For CDI. */
+    protected PaidInvoices() {
+    }
+
+    /** For a test without a container. */
+    PaidInvoices(DataSource dataSource, Outbox outbox, URI receipts) {
+        this.dataSource = dataSource;
+        this.outbox = outbox;
+        this.receipts = receipts;
+    }
 
     @Override
-    public void handle(WebhookEvent event) {
+    public void handle(WebhookEvent event) throws SQLException {
         // A body that is not JSON, or not an invoice event, fails permanently: signed by Stripe as it is, no retry
         // can change it, so it is dead and replayable with the reason below.
         InvoicePaid.Invoice invoice = event.payloadAs(InvoicePaid.class).invoice();
-        if (invoice == null || invoice.id() == null) {
-            throw new PermanentFailure("not a Stripe invoice event: it has no data.object.id");
+        if (invoice == null || invoice.id() == null || invoice.currency() == null) {
+            throw new PermanentFailure("not a Stripe invoice event: it has no data.object.id or currency");
         }
-        // The event's own description quotes what the sender chose (its id); the amount is a number.
-        LOG.info(() -> "invoice paid, amount " + invoice.amountPaid() + " (" + event + ")");
+        try (Connection connection = dataSource().getConnection();
+             PreparedStatement record = connection.prepareStatement(RECORD)) {
+            record.setString(1, event.eventId());
+            record.setString(2, invoice.id());
+            record.setLong(3, invoice.amountPaid());
+            record.setString(4, invoice.currency());
+            record.executeUpdate();
+        }
+        // Written with the row, sent after the commit: a try that rolls back sends no receipt.
+        String receipt = Json.createObjectBuilder()
+                .add("template", "receipt")
+                .add("invoice", invoice.id())
+                .add("amount", invoice.amountPaid())
+                .add("currency", invoice.currency())
+                .build().toString();
+        outbox.post(receipts, "application/json", receipt.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Looked up when first needed rather than injected with {@code @Resource}: in the EAR this jar sits in
+     * {@code lib/}, where CDI resolves {@code @Resource} before the EJB module has defined Hookstile's pool.
+     */
+    private DataSource dataSource() {
+        DataSource found = dataSource;
+        if (found == null) {
+            try {
+                found = InitialContext.doLookup(DATA_SOURCE);
+            } catch (NamingException e) {
+                throw new IllegalStateException("no data source at " + DATA_SOURCE, e);
+            }
+            dataSource = found;
+        }
+        return found;
     }
 }
