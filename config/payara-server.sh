@@ -35,7 +35,7 @@ asadmin() {
 say() { printf 'hookstile-payara-server: %s\n' "$*"; }
 # asadmin property values separate properties with ':' and need '\' before ':' and '=' inside a value.
 escape() { printf '%s' "$1" | sed -e 's/[:=]/\\&/g'; }
-# A URL as it may be printed: no user:password@, query string or fragment (as dev.hookstile.platform.boundary.Redacted).
+# A URL as it may be printed: no user:password@, query string or fragment (as dev.hookstile.platform.Redacted).
 redact() { printf '%s' "$1" | sed -E -e 's%(://)[^/?#@[:space:],()]*@%\1***@%g' -e 's%([?#])[^[:space:],()]+%\1***%g'; }
 
 deploy() {

@@ -1,5 +1,7 @@
 package dev.hookstile.events.boundary;
 
+import dev.hookstile.platform.StatementFailure;
+
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.entity.BodyFingerprint;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -94,7 +96,7 @@ public class BodyFingerprints {
             }
             return repeats;
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.hookstile.events.boundary;
 
+import dev.hookstile.platform.StatementFailure;
+
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.entity.EventAttempt;
 import dev.hookstile.events.entity.EventBody;
@@ -73,7 +75,7 @@ public class EventClaim {
      * deadlock).
      *
      * @return for each, whether this transaction claimed it
-     * @throws ClaimFailure also when the driver does not say which rows it inserted: the caller must roll back
+     * @throws StatementFailure also when the driver does not say which rows it inserted: the caller must roll back
      */
     public boolean[] claimNew(List<NewClaim> claims, Instant now) {
         Timestamp at = Timestamp.from(now);
@@ -89,7 +91,7 @@ public class EventClaim {
         boolean[] claimed = new boolean[counts.length];
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] != 0 && counts[i] != 1) {
-                throw new ClaimFailure(new SQLException("the driver answered " + counts[i] + " for a claim"));
+                throw new StatementFailure(new SQLException("the driver answered " + counts[i] + " for a claim"));
             }
             claimed[i] = counts[i] == 1;
         }
@@ -215,7 +217,7 @@ public class EventClaim {
             bind(statement, parameters);
             return statement.executeUpdate();
         } catch (SQLException e) {
-            throw new ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -227,7 +229,7 @@ public class EventClaim {
             }
             return statement.executeBatch();
         } catch (SQLException e) {
-            throw new ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -243,7 +245,7 @@ public class EventClaim {
                 return Optional.of(new State(rows.getInt(1), rows.getInt(2), status));
             }
         } catch (SQLException e) {
-            throw new ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -270,16 +272,6 @@ public class EventClaim {
             } else {
                 statement.setString(i + 1, (String) value);
             }
-        }
-    }
-
-    /**
-     * A statement of the claim failed. Unchecked, so it rolls the try back like any handler failure; the
-     * {@link SQLException} stays its cause, which the failure classifier reads (SQL state 08, 40, ... transient).
-     */
-    public static final class ClaimFailure extends RuntimeException {
-        public ClaimFailure(SQLException cause) {
-            super(cause.getMessage(), cause);
         }
     }
 }

@@ -3,7 +3,7 @@ package dev.hookstile.events.boundary;
 import dev.hookstile.events.entity.EventAttempt;
 import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.events.entity.ReceivedEvent;
-import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

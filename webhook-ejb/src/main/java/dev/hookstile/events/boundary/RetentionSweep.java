@@ -8,7 +8,7 @@ import dev.hookstile.metrics.boundary.Gauge;
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.platform.boundary.SchemaMigration;
-import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;

@@ -1,5 +1,7 @@
 package dev.hookstile.events.control;
 
+import dev.hookstile.platform.StatementFailure;
+
 import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.events.entity.BodyFingerprint;
 import dev.hookstile.events.entity.EventAttempt;
@@ -118,7 +120,7 @@ public class ExpiredEvents {
             }
             return new Deleted(deletedCompleted, deleted - deletedCompleted);
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -153,7 +155,7 @@ public class ExpiredEvents {
             }
             return keys.size();
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -164,7 +166,7 @@ public class ExpiredEvents {
             delete.setTimestamp(2, Timestamp.from(cutoff));
             return delete.executeUpdate();
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.ingest.control.BodyBudget;
+import dev.hookstile.ingest.BodyBudget;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

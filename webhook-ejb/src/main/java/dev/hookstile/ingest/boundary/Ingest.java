@@ -1,18 +1,18 @@
 package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.dedup.boundary.AcceptedEvents;
-import dev.hookstile.ingest.control.BodyBudget;
-import dev.hookstile.ingest.control.RequestBody;
-import dev.hookstile.provider.boundary.Answer;
-import dev.hookstile.provider.boundary.Delivery;
-import dev.hookstile.provider.boundary.RejectedDelivery;
-import dev.hookstile.provider.boundary.Rejection;
-import dev.hookstile.provider.boundary.VerifiedDelivery;
-import dev.hookstile.provider.boundary.VerifiedDelivery.EventIdentity;
+import dev.hookstile.ingest.BodyBudget;
+import dev.hookstile.ingest.RequestBody;
+import dev.hookstile.source.Answer;
+import dev.hookstile.source.Delivery;
+import dev.hookstile.source.RejectedDelivery;
+import dev.hookstile.source.Rejection;
+import dev.hookstile.source.VerifiedDelivery;
+import dev.hookstile.source.VerifiedDelivery.EventIdentity;
 import dev.hookstile.queue.boundary.EventMessage;
 import dev.hookstile.queue.boundary.EventQueue;
 import dev.hookstile.queue.boundary.HandOffFailure;
-import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;

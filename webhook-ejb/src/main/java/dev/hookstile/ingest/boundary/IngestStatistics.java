@@ -1,6 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.ingest.control.Series;
+import dev.hookstile.ingest.Series;
 import dev.hookstile.ingest.control.Tally;
 import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.enterprise.context.ApplicationScoped;

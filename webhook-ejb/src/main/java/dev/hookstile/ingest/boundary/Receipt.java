@@ -1,6 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.provider.boundary.Answer;
+import dev.hookstile.source.Answer;
 
 import java.util.List;
 

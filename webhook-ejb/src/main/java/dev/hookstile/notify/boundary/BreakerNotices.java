@@ -1,10 +1,12 @@
 package dev.hookstile.notify.boundary;
 
+import dev.hookstile.notify.control.NotifySettings;
+
 import dev.hookstile.notify.control.Notice;
 import dev.hookstile.notify.control.Window;
 import dev.hookstile.outbox.boundary.BreakerChange;
-import dev.hookstile.source.boundary.Destination;
-import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.Destination;
+import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

@@ -1,5 +1,7 @@
 package dev.hookstile.notify.boundary;
 
+import dev.hookstile.notify.control.NotifySettings;
+
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.notify.control.Notice;
@@ -7,7 +9,7 @@ import dev.hookstile.notify.control.NotificationLog;
 import dev.hookstile.notify.control.Window;
 import dev.hookstile.outbox.boundary.Outbox;
 import dev.hookstile.platform.boundary.SchemaMigration;
-import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;

@@ -1,10 +1,12 @@
 package dev.hookstile.notify.control;
 
+import dev.hookstile.platform.StatementFailure;
+
 import dev.hookstile.events.boundary.EventClaim;
-import dev.hookstile.notify.boundary.NotifySettings;
+import dev.hookstile.notify.control.NotifySettings;
 import dev.hookstile.notify.entity.NotifyMark;
 import dev.hookstile.outbox.boundary.Outbox;
-import dev.hookstile.source.boundary.Destination;
+import dev.hookstile.source.Destination;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -106,7 +108,7 @@ public class NotificationLog {
             }
             return behind;
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -163,7 +165,7 @@ public class NotificationLog {
                 return Optional.ofNullable(at).map(Timestamp::toInstant);
             }
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -182,7 +184,7 @@ public class NotificationLog {
                 return notices;
             }
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -195,7 +197,7 @@ public class NotificationLog {
                 return Optional.ofNullable(at).map(Timestamp::toInstant);
             }
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -209,7 +211,7 @@ public class NotificationLog {
             update.setString(2, name);
             update.executeUpdate();
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -219,7 +221,7 @@ public class NotificationLog {
             update.setTimestamp(2, at == null ? null : Timestamp.from(at));
             update.executeUpdate();
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 

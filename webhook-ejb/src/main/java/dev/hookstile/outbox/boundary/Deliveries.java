@@ -1,5 +1,7 @@
 package dev.hookstile.outbox.boundary;
 
+import dev.hookstile.platform.StatementFailure;
+
 import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.outbox.control.OutboxEntries;
 import dev.hookstile.outbox.entity.OutboxEntry;
@@ -105,7 +107,7 @@ public class Deliveries {
                 return row.getLong(1);
             }
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -123,7 +125,7 @@ public class Deliveries {
             }
             return deliveries;
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 

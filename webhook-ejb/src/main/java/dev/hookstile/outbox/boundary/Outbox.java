@@ -1,10 +1,12 @@
 package dev.hookstile.outbox.boundary;
 
+import dev.hookstile.platform.StatementFailure;
+
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.outbox.entity.OutboxEntry;
-import dev.hookstile.platform.boundary.Redacted;
-import dev.hookstile.source.boundary.Destination;
+import dev.hookstile.platform.Redacted;
+import dev.hookstile.source.Destination;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -109,7 +111,7 @@ public class Outbox implements dev.hookstile.api.Outbox {
             }
             return insert.executeUpdate();
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 

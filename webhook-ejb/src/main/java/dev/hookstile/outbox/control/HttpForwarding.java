@@ -1,7 +1,7 @@
 package dev.hookstile.outbox.control;
 
-import dev.hookstile.platform.boundary.Redacted;
-import dev.hookstile.source.boundary.Destination;
+import dev.hookstile.platform.Redacted;
+import dev.hookstile.source.Destination;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;

@@ -1,5 +1,7 @@
 package dev.hookstile.outbox.control;
 
+import dev.hookstile.platform.StatementFailure;
+
 import dev.hookstile.events.boundary.EventClaim;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.platform.boundary.ContainerResources;
@@ -80,7 +82,7 @@ public class OutboxEntries {
             }
             return due;
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -98,7 +100,7 @@ public class OutboxEntries {
             }
             update.executeBatch();
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 
@@ -124,7 +126,7 @@ public class OutboxEntries {
             }
             return statement.executeUpdate();
         } catch (SQLException e) {
-            throw new EventClaim.ClaimFailure(e);
+            throw new StatementFailure(e);
         }
     }
 

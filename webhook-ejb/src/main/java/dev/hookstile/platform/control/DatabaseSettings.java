@@ -1,7 +1,7 @@
 package dev.hookstile.platform.control;
 
-import dev.hookstile.platform.boundary.DataDirectory;
-import dev.hookstile.platform.boundary.Redacted;
+import dev.hookstile.platform.DataDirectory;
+import dev.hookstile.platform.Redacted;
 import org.eclipse.microprofile.config.Config;
 
 import java.nio.file.Path;

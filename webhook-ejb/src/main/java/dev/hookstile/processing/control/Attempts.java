@@ -1,8 +1,8 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.source.boundary.BackOfficeDestination;
-import dev.hookstile.source.boundary.Destination;
+import dev.hookstile.source.BackOfficeDestination;
+import dev.hookstile.source.Destination;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.source.boundary.BackOfficeDestination;
+import dev.hookstile.source.BackOfficeDestination;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.Connection;

@@ -5,7 +5,7 @@ import dev.hookstile.events.entity.EventBody;
 import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.queue.boundary.EventMessage;
-import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -4,7 +4,7 @@ import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Family;
 import dev.hookstile.metrics.boundary.Histogram;
 import dev.hookstile.metrics.boundary.Metrics;
-import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,6 +1,6 @@
 package dev.hookstile.processing.control;
 
-import dev.hookstile.source.boundary.Source;
+import dev.hookstile.source.Source;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.faulttolerance.Retry;

@@ -1,8 +1,16 @@
 package dev.hookstile.source.boundary;
 
-import dev.hookstile.provider.boundary.InvalidSetting;
-import dev.hookstile.provider.boundary.Provider;
-import dev.hookstile.provider.boundary.Providers;
+import dev.hookstile.source.SourceConfigurationException;
+
+import dev.hookstile.source.Source;
+
+import dev.hookstile.source.Destination;
+
+import dev.hookstile.source.BackOfficeDestination;
+
+import dev.hookstile.source.InvalidSetting;
+import dev.hookstile.source.Provider;
+import dev.hookstile.source.boundary.Providers;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,7 +1,7 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.provider.boundary.RejectedDelivery;
-import dev.hookstile.provider.boundary.Rejection;
+import dev.hookstile.source.RejectedDelivery;
+import dev.hookstile.source.Rejection;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;

@@ -1,5 +1,7 @@
 package dev.hookstile.notify.boundary;
 
+import dev.hookstile.notify.control.NotifySettings;
+
 import dev.hookstile.MapConfig;
 import dev.hookstile.notify.control.Notice;
 import dev.hookstile.outbox.boundary.BreakerChange;

@@ -1,11 +1,11 @@
 package dev.hookstile.notify.control;
 
 import dev.hookstile.MapConfig;
-import dev.hookstile.notify.boundary.NotifySettings;
+import dev.hookstile.notify.control.NotifySettings;
 import dev.hookstile.outbox.boundary.Outbox;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.platform.boundary.SchemaMigration;
-import dev.hookstile.source.boundary.Destination;
+import dev.hookstile.source.Destination;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import org.flywaydb.core.Flyway;

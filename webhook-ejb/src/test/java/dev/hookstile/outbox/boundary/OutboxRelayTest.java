@@ -7,7 +7,7 @@ import dev.hookstile.MapConfig;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
 import dev.hookstile.outbox.entity.OutboxEntry;
-import dev.hookstile.source.boundary.Destination;
+import dev.hookstile.source.Destination;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.NotificationOptions;
 import jakarta.enterprise.util.TypeLiteral;

@@ -1,6 +1,6 @@
 package dev.hookstile.outbox.control;
 
-import dev.hookstile.source.boundary.Destination;
+import dev.hookstile.source.Destination;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;

@@ -1,5 +1,7 @@
 package dev.hookstile.source.boundary;
 
+import dev.hookstile.source.BackOfficeDestination;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.hookstile.source.boundary;
 
+import dev.hookstile.source.Destination;
+
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;

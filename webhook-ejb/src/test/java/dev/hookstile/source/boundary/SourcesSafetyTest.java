@@ -1,5 +1,7 @@
 package dev.hookstile.source.boundary;
 
+import dev.hookstile.source.SourceConfigurationException;
+
 import dev.hookstile.MapConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,8 +1,12 @@
 package dev.hookstile.source.boundary;
 
+import dev.hookstile.source.SourceConfigurationException;
+
+import dev.hookstile.source.Source;
+
 import dev.hookstile.MapConfig;
-import dev.hookstile.source.boundary.Source;
-import dev.hookstile.source.boundary.SourceConfigurationException;
+import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceConfigurationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

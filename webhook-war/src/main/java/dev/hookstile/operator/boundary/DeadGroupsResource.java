@@ -1,7 +1,7 @@
 package dev.hookstile.operator.boundary;
 
 import dev.hookstile.events.boundary.DeadGroups;
-import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.web.boundary.Problems;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;

@@ -5,7 +5,7 @@ import dev.hookstile.events.boundary.EventSummary;
 import dev.hookstile.events.boundary.RecordedEvents;
 import dev.hookstile.events.entity.EventAttempt;
 import dev.hookstile.events.entity.ReceivedEvent;
-import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.web.boundary.Problems;
 import dev.hookstile.queue.boundary.HandOffFailure;
 import dev.hookstile.replay.boundary.Replays;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -2,7 +2,7 @@ package dev.hookstile.operator.boundary;
 
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.operator.control.OperatorGate;
-import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.web.boundary.Problems;
 import jakarta.inject.Inject;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletException;

@@ -1,6 +1,6 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.web.boundary.Problems;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebFilter;

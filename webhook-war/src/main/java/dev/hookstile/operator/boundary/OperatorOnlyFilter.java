@@ -1,7 +1,7 @@
 package dev.hookstile.operator.boundary;
 
 import dev.hookstile.operator.control.OperatorGate;
-import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.web.boundary.Problems;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;

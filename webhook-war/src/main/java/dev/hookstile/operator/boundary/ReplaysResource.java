@@ -1,6 +1,6 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.web.boundary.Problems;
 import dev.hookstile.replay.boundary.ReplayFilter;
 import dev.hookstile.replay.boundary.ReplayJobs;
 import dev.hookstile.replay.entity.ReplayJob;

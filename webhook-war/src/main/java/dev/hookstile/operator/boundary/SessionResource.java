@@ -2,7 +2,7 @@ package dev.hookstile.operator.boundary;
 
 import dev.hookstile.operator.control.ConsoleSessions;
 import dev.hookstile.operator.control.OperatorGate;
-import dev.hookstile.platform.boundary.Problems;
+import dev.hookstile.web.boundary.Problems;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonException;

@@ -2,8 +2,8 @@ package dev.hookstile.operator.boundary;
 
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.events.entity.EventStatus;
-import dev.hookstile.platform.boundary.Redacted;
-import dev.hookstile.source.boundary.Source;
+import dev.hookstile.platform.Redacted;
+import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,6 +1,6 @@
 package dev.hookstile.operator.control;
 
-import dev.hookstile.operator.boundary.AdminToken;
+import dev.hookstile.operator.control.AdminToken;
 import dev.hookstile.metrics.boundary.Counter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,0 +1,78 @@
+package dev.hookstile.source;
+
+import dev.hookstile.platform.Redacted;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * Where a source's processed events are forwarded, through the outbox: an HTTP endpoint, the Standard Webhooks
+ * secret the requests are signed with, and which event types go (all when empty; {@code invoice.*} matches a prefix).
+ */
+public record Destination(URI url, byte[] secret, List<String> types) {
+
+    public Destination {
+        types = List.copyOf(types);
+    }
+
+    /**
+     * An absolute {@code http} or {@code https} URL, as a destination's or the notification endpoint's setting gives
+     * it.
+     *
+     * @throws IllegalArgumentException saying what is wrong with it, to follow the setting's name
+     */
+    public static URI url(String text) {
+        URI uri;
+        try {
+            uri = new URI(text.trim());
+        } catch (URISyntaxException e) {
+            // The reason without the text: a URL may carry a token in its path (a chat's incoming webhook does).
+            throw new IllegalArgumentException("is not a URL: " + e.getReason()
+                    + (e.getIndex() < 0 ? "" : " at index " + e.getIndex()));
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw new IllegalArgumentException("must be an absolute http or https URL");
+        }
+        return uri;
+    }
+
+    /**
+     * The key of a Standard Webhooks secret, {@code whsec_} followed by base64 (the prefix may be left out).
+     *
+     * @throws IllegalArgumentException saying what is wrong with it, never quoting it, to follow the setting's name
+     */
+    public static byte[] secretKey(String secret) {
+        String trimmed = secret.trim();
+        byte[] key;
+        try {
+            key = Base64.getDecoder().decode(trimmed.startsWith("whsec_") ? trimmed.substring(6) : trimmed);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("must be whsec_ followed by base64");
+        }
+        if (key.length == 0) {
+            // An empty key signs nothing: every request to the destination would fail at the relay.
+            throw new IllegalArgumentException("has no key bytes: it must be whsec_ followed by base64");
+        }
+        return key;
+    }
+
+    /** Whether an event of this type is forwarded. */
+    public boolean forwards(String type) {
+        return matches(types, type);
+    }
+
+    /** Whether a type is among the patterns (all types when there are none; {@code invoice.*} matches a prefix). */
+    static boolean matches(List<String> patterns, String type) {
+        return patterns.isEmpty() || patterns.stream().anyMatch(pattern -> pattern.endsWith("*")
+                ? type.startsWith(pattern.substring(0, pattern.length() - 1))
+                : pattern.equals(type));
+    }
+
+    @Override
+    public String toString() {
+        // Never the secret, nor credentials or a token in the URL: this is what logs show.
+        return Redacted.url(url.toString()) + (types.isEmpty() ? "" : " " + types);
+    }
+}

@@ -1,0 +1,449 @@
+package dev.hookstile.receive.boundary;
+
+import dev.hookstile.ingest.boundary.BodyLimits;
+import dev.hookstile.ingest.boundary.DeliveryMetrics;
+
+import dev.hookstile.ingest.boundary.BodyLimits;
+import dev.hookstile.ingest.boundary.DeliveryMetrics;
+import dev.hookstile.ingest.BodyBudget;
+import dev.hookstile.ingest.RequestBody;
+import dev.hookstile.web.boundary.Problems;
+import dev.hookstile.source.RejectedDelivery;
+import dev.hookstile.source.Rejection;
+import dev.hookstile.source.boundary.Sources;
+import jakarta.inject.Inject;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.annotation.WebFilter;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Reads a webhook's body without holding a thread while it arrives, then hands the whole body to
+ * {@link WebhooksResource}. A sender that trickles its body (a byte a second, a thousand connections: slowloris)
+ * would otherwise hold one request thread each and starve every well-behaved sender; here it holds only a socket,
+ * and it is cut off with {@code 408} when its body has not arrived within
+ * {@code hookstile.ingest.body-timeout-seconds}.
+ *
+ * <p>Nothing is allocated for what a request only declares: the buffer grows as bytes arrive, each growth taken from
+ * the {@link BodyBudget} every buffered request byte shares ({@code hookstile.ingest.buffer-budget-bytes}); a body
+ * that would pass it is answered {@code 503} with {@code Retry-After} at once and its connection closed. A request to
+ * an unknown source is not buffered at all: the resource refuses it ({@code 404}) before reading a byte.
+ *
+ * <p>At most {@code hookstile.ingest.max-body-bytes} + 1 bytes are buffered: a larger body is passed on cut there, and
+ * the resource refuses it with {@code 413} as it does a declared length over the limit.
+ */
+@WebFilter(urlPatterns = "/webhooks/*", asyncSupported = true,
+        dispatcherTypes = {DispatcherType.REQUEST, DispatcherType.ASYNC})
+public class BodyBuffer extends HttpFilter {
+
+    private static final String BODY = BodyBuffer.class.getName() + ".body";
+    private static final String COLLECTOR = BodyBuffer.class.getName() + ".collector";
+    private static final byte[] NO_BODY = new byte[0];
+    private static final String WEBHOOKS = "/webhooks/";
+    /** What the resource answered a delivery ({@link DeliveryMetrics.Answered}), for timing its answer here. */
+    static final String ANSWERED = BodyBuffer.class.getName() + ".answered";
+
+    /**
+     * The body deadline, kept here rather than as the AsyncContext's timeout: that timer is not reliably disarmed by
+     * the dispatch, and when it fired later the container completed whatever request the connection then carried
+     * (about one keep-alive request in fifty lost its answer in the integration tests).
+     */
+    private static final ScheduledThreadPoolExecutor DEADLINES = deadlines();
+
+    /**
+     * Request threads that may wait for a body at once (the request pool, shared with {@code /api} and
+     * {@code /health}, has 200). Each waits at most the body deadline, but 300 stalled upgrade requests reopened as
+     * soon as they were cut off kept the whole pool waiting (HostileConnectionsFaultIT); beyond this, {@code 503} at
+     * once. A body that has fully arrived takes no place here.
+     */
+    static final int BLOCKING_READERS = 32;
+    private static final Semaphore READERS = new Semaphore(BLOCKING_READERS);
+
+    @Inject
+    BodyLimits limits;
+
+    @Inject
+    DeliveryMetrics metrics;
+
+    @Inject
+    Sources sources;
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        if (request.getDispatcherType() == DispatcherType.ASYNC) {
+            var collector = (Collector) request.getAttribute(COLLECTOR);
+            try {
+                byte[] body = (byte[]) request.getAttribute(BODY);
+                chain.doFilter(body == null ? request : new Buffered(request, body, collector.size), response);
+            } finally {
+                if (collector != null) {
+                    collector.share.close();
+                    acked(request, response, collector.arrived);
+                }
+            }
+            return;
+        }
+        if (!"POST".equals(request.getMethod())) {
+            // A handshake (Meta's GET), not a delivery: not timed.
+            chain.doFilter(request, response);
+            return;
+        }
+        long arrived = System.nanoTime();
+        try {
+            receive(request, response, chain, arrived);
+        } finally {
+            if (!request.isAsyncStarted()) {
+                acked(request, response, arrived);
+            }
+        }
+    }
+
+    /**
+     * Times a delivery's answer: as the resource said what it was ({@link #ANSWERED}), else by its status (a
+     * refusal); an answer that is neither (Slack's URL verification) is not a delivery's and is not timed.
+     */
+    private void acked(HttpServletRequest request, HttpServletResponse response, long arrived) {
+        DeliveryMetrics.Answered answered = request.getAttribute(ANSWERED) instanceof DeliveryMetrics.Answered said
+                ? said
+                : response.getStatus() == 503 ? DeliveryMetrics.Answered.UNAVAILABLE
+                : response.getStatus() >= 400 ? DeliveryMetrics.Answered.REJECTED : null;
+        if (answered != null) {
+            metrics.answered(answered, arrived);
+        }
+    }
+
+    private void receive(HttpServletRequest request, HttpServletResponse response, FilterChain chain, long arrived)
+            throws IOException, ServletException {
+        if (request.getContentLengthLong() > limits.maxBytes()) {
+            // Refused from its declared length alone, or not a delivery: nothing to wait for.
+            chain.doFilter(request, response);
+            return;
+        }
+        long declared = request.getContentLengthLong();
+        if (declared >= 0 && request.getInputStream().available() >= declared) {
+            // The whole body came with the headers (the usual case): reading it cannot block, and the async round
+            // trip would cost more than the request (duplicates answered at a third of the rate, measured).
+            chain.doFilter(request, response);
+            return;
+        }
+        if (unknownSource(request)) {
+            // Refused before the body is read: nothing to buffer or wait for, and the unread rest ends the connection.
+            response.setHeader("Connection", "close");
+            chain.doFilter(new Buffered(request, NO_BODY, 0), response);
+            return;
+        }
+        if (!request.isAsyncSupported() || !plainHttp1(request)) {
+            readBlocking(request, response, chain, declared);
+            return;
+        }
+        AsyncContext async = request.startAsync(request, response);
+        async.setTimeout(0);
+        var collector = new Collector(request, async, declared, arrived);
+        async.addListener(collector);
+        request.setAttribute(COLLECTOR, collector);
+        collector.deadline = DEADLINES.schedule(collector::expire, limits.timeoutSeconds(), TimeUnit.SECONDS);
+        ServletInputStream in = request.getInputStream();
+        in.setReadListener(collector);
+    }
+
+    /**
+     * A body that cannot be gathered without a thread (an upgrade offered, HTTP/2) is read here, before JAX-RS touches
+     * the stream, with the same deadline: a read still blocked at the deadline is interrupted
+     * ({@link RequestBody}), so such a request holds its thread for at most the body timeout, and at most
+     * {@link #BLOCKING_READERS} such requests wait at once.
+     */
+    private void readBlocking(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+                              long declared) throws IOException, ServletException {
+        if (!READERS.tryAcquire()) {
+            metrics.rejected(sourceName(request), Rejection.BODY_BUFFERS_FULL);
+            refuse(request, response, Rejection.BODY_BUFFERS_FULL, "too many request bodies are still arriving"
+                    + " on connections offering a protocol upgrade; nothing was accepted, retry later");
+            return;
+        }
+        BodyBudget budget = limits.budget();
+        byte[] body;
+        try {
+            body = RequestBody.read(request.getInputStream(), declared, limits.maxBytes(),
+                    RequestBody.Deadline.in(limits.timeoutSeconds()), budget);
+        } catch (RejectedDelivery rejected) {
+            metrics.rejected(sourceName(request), rejected.reason());
+            refuse(request, response, rejected.reason(), rejected.detail());
+            return;
+        } finally {
+            READERS.release();
+        }
+        try {
+            chain.doFilter(new Buffered(request, body, body.length), response);
+        } finally {
+            budget.give(body.length);
+        }
+    }
+
+    /** The source named in the path is certainly not configured (an encoded name is left to the resource). */
+    private boolean unknownSource(HttpServletRequest request) {
+        String name = sourceName(request);
+        return name != null && name.indexOf('%') < 0 && name.indexOf(';') < 0 && name.indexOf('/') < 0
+                && sources.find(name).isEmpty();
+    }
+
+    /**
+     * The path's source segment as sent, or {@code null}: for counting a refusal under its source, which
+     * {@link DeliveryMetrics} does only when it names a configured one.
+     */
+    private static String sourceName(HttpServletRequest request) {
+        String uri = request.getRequestURI();
+        int start = uri.indexOf(WEBHOOKS, request.getContextPath().length());
+        return start < 0 ? null : uri.substring(start + WEBHOOKS.length());
+    }
+
+    /** A problem answered before JAX-RS: the body was not read, so the connection ends with it. */
+    private void refuse(HttpServletRequest request, HttpServletResponse response, Rejection reason, String detail) {
+        try {
+            response.setStatus(reason.status());
+            response.setHeader("Connection", "close");
+            if (reason.status() == 503) {
+                response.setHeader("Retry-After", Problems.RETRY_AFTER_SECONDS);
+            }
+            response.setContentType(Problems.MEDIA_TYPE);
+            response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+            response.getWriter().write(Problems.json(reason.status(), reason.slug(), reason.title(), detail,
+                    request.getRequestURI()));
+        } catch (IOException | RuntimeException gone) {
+            // the client went away meanwhile: nothing to answer
+        }
+    }
+
+    /**
+     * Only plain HTTP/1.x is read without blocking. Grizzly never hands the body of a request offering a protocol
+     * upgrade (the JDK's HttpClient offers h2c by default) to a ReadListener, and its HTTP/2 streams broke under
+     * non-blocking reads (ClassCastException, connections dropped): those are read the blocking way, as before.
+     */
+    private static boolean plainHttp1(HttpServletRequest request) {
+        return request.getProtocol().startsWith("HTTP/1.") && request.getHeader("Upgrade") == null;
+    }
+
+    private static ScheduledThreadPoolExecutor deadlines() {
+        var executor = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "hookstile-body-deadlines");
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
+
+    /**
+     * Gathers the body as it arrives, into a buffer grown only by what arrived and taken from the budget; dispatches to
+     * the resource once, or answers once ({@code 408}, {@code 503}). Its share of the budget is given back when the
+     * dispatched request ends, or when the exchange ends any other way (answered here, client gone): the share is
+     * closed by whichever comes first, and a late read can take nothing more.
+     */
+    private final class Collector implements ReadListener, AsyncListener {
+
+        private final HttpServletRequest request;
+        private final AsyncContext async;
+        private final ServletInputStream in;
+        /** The body's size as declared, or one past the limit when chunked (enough to know it is too large). */
+        private final int expected;
+        private final BodyBudget.Share share;
+        /** When the request arrived ({@link System#nanoTime()}): its answer is timed from there. */
+        private final long arrived;
+        private final AtomicBoolean finished = new AtomicBoolean();
+        private byte[] body = NO_BODY;
+        private int size;
+        private volatile ScheduledFuture<?> deadline;
+
+        Collector(HttpServletRequest request, AsyncContext async, long declared, long arrived) throws IOException {
+            this.request = request;
+            this.arrived = arrived;
+            this.async = async;
+            this.in = request.getInputStream();
+            this.expected = declared >= 0 ? (int) declared : limits.maxBytes() + 1;
+            this.share = limits.budget().share();
+        }
+
+        @Override
+        public void onDataAvailable() throws IOException {
+            while (!finished.get() && in.isReady()) {
+                if (size == body.length && !grow()) {
+                    return;
+                }
+                int n = in.read(body, size, body.length - size);
+                if (n < 0) {
+                    dispatch();
+                    return;
+                }
+                size += n;
+                if (size >= expected) {
+                    dispatch();
+                    return;
+                }
+            }
+            // Grizzly does not call onAllDataRead when the whole body was already read here.
+            if (in.isFinished()) {
+                dispatch();
+            }
+        }
+
+        /** Room for more of the body, doubling up to what is expected; false (and answered 503) beyond the budget. */
+        private boolean grow() {
+            int grown = (int) Math.min(expected, Math.max(RequestBody.FIRST_BUFFER, 2L * body.length));
+            if (!share.grow(grown)) {
+                overBudget();
+                return false;
+            }
+            byte[] old = body;
+            body = Arrays.copyOf(old, grown);
+            share.shrink(old.length);
+            return true;
+        }
+
+        @Override
+        public void onAllDataRead() {
+            dispatch();
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            if (finished.compareAndSet(false, true)) {
+                cancelDeadline();
+                share.close();
+                async.complete();
+            }
+        }
+
+        /** The body did not arrive in time: {@code 408}, and the connection is closed. */
+        void expire() {
+            answer(Rejection.BODY_TIMEOUT, "the body did not arrive within " + limits.timeoutSeconds()
+                    + " s; nothing was accepted");
+        }
+
+        private void overBudget() {
+            answer(Rejection.BODY_BUFFERS_FULL, "the bodies being received fill the " + limits.budget().limit()
+                    + " bytes set aside for them; nothing was accepted, retry later");
+        }
+
+        private void answer(Rejection reason, String detail) {
+            if (!finished.compareAndSet(false, true)) {
+                return;
+            }
+            cancelDeadline();
+            share.close();
+            body = NO_BODY;
+            try {
+                metrics.rejected(sourceName(request), reason);
+                refuse(request, (HttpServletResponse) async.getResponse(), reason, detail);
+            } finally {
+                async.complete();
+                metrics.answered(reason.status() == 503 ? DeliveryMetrics.Answered.UNAVAILABLE
+                        : DeliveryMetrics.Answered.REJECTED, arrived);
+            }
+        }
+
+        private void cancelDeadline() {
+            ScheduledFuture<?> pending = deadline;
+            if (pending != null) {
+                pending.cancel(false);
+            }
+        }
+
+        private void dispatch() {
+            if (finished.compareAndSet(false, true)) {
+                cancelDeadline();
+                request.setAttribute(BODY, body);
+                async.dispatch();
+            }
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            share.close();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            share.close();
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            share.close();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+            // the dispatched request does not start another asynchronous cycle
+        }
+    }
+
+    /** The request as the resource sees it: the body comes from memory, already complete. */
+    private static final class Buffered extends HttpServletRequestWrapper {
+
+        private final byte[] body;
+        private final int size;
+
+        Buffered(HttpServletRequest request, byte[] body, int size) {
+            super(request);
+            this.body = body;
+            this.size = size;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            var bytes = new ByteArrayInputStream(body, 0, size);
+            return new ServletInputStream() {
+                @Override
+                public int read() {
+                    return bytes.read();
+                }
+
+                @Override
+                public int read(byte[] buffer, int offset, int length) {
+                    return bytes.read(buffer, offset, length);
+                }
+
+                @Override
+                public boolean isFinished() {
+                    return bytes.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new IllegalStateException("the body is already read");
+                }
+            };
+        }
+
+        @Override
+        public BufferedReader getReader() {
+            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
+        }
+    }
+}

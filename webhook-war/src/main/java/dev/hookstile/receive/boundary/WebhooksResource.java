@@ -1,0 +1,131 @@
+package dev.hookstile.receive.boundary;
+
+import dev.hookstile.ingest.boundary.DeliveryMetrics;
+import dev.hookstile.ingest.boundary.Ingest;
+import dev.hookstile.ingest.boundary.Receipt;
+
+import dev.hookstile.ingest.boundary.DeliveryMetrics;
+import dev.hookstile.ingest.boundary.Ingest;
+import dev.hookstile.ingest.boundary.Receipt;
+import dev.hookstile.platform.boundary.LogFields;
+import dev.hookstile.web.boundary.Problems;
+import dev.hookstile.source.Answer;
+import dev.hookstile.source.RejectedDelivery;
+import dev.hookstile.source.Rejection;
+import dev.hookstile.queue.boundary.HandOffFailure;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.spi.JsonProvider;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * {@code POST /webhooks/{source}}: the endpoint senders deliver to; {@code GET} for the subscription handshake of
+ * providers that have one (Meta). Application-scoped, so no per-request construction or JNDI lookups; the body
+ * arrives as a stream and is read once, within the size limit.
+ */
+@Path("webhooks/{source}")
+@ApplicationScoped
+public class WebhooksResource {
+
+    // Json.createObjectBuilder() looks the provider up through the ServiceLoader on every call (a fifth of the
+    // request CPU under load, profiled): resolve it once.
+    private static final JsonProvider JSON = JsonProvider.provider();
+
+    private static final Logger LOG = Logger.getLogger(WebhooksResource.class.getName());
+
+    @Inject
+    Ingest ingest;
+
+    @Inject
+    DeliveryMetrics metrics;
+
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    public Response receive(@PathParam("source") String source, @Context HttpHeaders headers,
+                            @Context UriInfo uri, @Context HttpServletRequest request, InputStream body) {
+        try {
+            Receipt receipt = ingest.receive(source, headers::getHeaderString, uri.getRequestUri().toString(),
+                    headers.getLength(), body);
+            if (receipt.answer() != null) {
+                return answer(receipt.answer());
+            }
+            request.setAttribute(BodyBuffer.ANSWERED, receipt.duplicate()
+                    ? DeliveryMetrics.Answered.DUPLICATE : DeliveryMetrics.Answered.ACCEPTED);
+            return Response.status(receipt.duplicate() ? Response.Status.OK : Response.Status.ACCEPTED)
+                    .type(MediaType.APPLICATION_JSON_TYPE)
+                    .entity(json(receipt))
+                    .build();
+        } catch (RejectedDelivery rejected) {
+            return refuse(source, rejected);
+        } catch (HandOffFailure failure) {
+            metrics.brokerUnavailable();
+            LOG.log(Level.WARNING, "Could not queue a delivery to " + source + " durably; answered 503", failure);
+            return Problems.brokerUnavailable("the event could not be stored durably; it was not accepted, retry later",
+                    "/webhooks/" + source);
+        }
+    }
+
+    @GET
+    public Response handshake(@PathParam("source") String source, @Context UriInfo uri) {
+        try {
+            Map<String, String> query = new HashMap<>();
+            uri.getQueryParameters().forEach((name, values) -> query.put(name, values.get(0)));
+            return answer(ingest.handshake(source, query));
+        } catch (RejectedDelivery rejected) {
+            return refuse(source, rejected);
+        }
+    }
+
+    private Response refuse(String source, RejectedDelivery rejected) {
+        var reason = rejected.reason();
+        metrics.rejected(source, reason);
+        // The source and the detail come from the request (an unknown source is any path segment).
+        LogFields.of(LogFields.SOURCE, source).and("rejection", reason.slug()).log(LOG, Level.FINE,
+                () -> "Refused a delivery to " + LogFields.quoted(source) + ": " + reason.slug() + " "
+                        + LogFields.printable(rejected.detail()));
+        var problem = Problems.of(reason.status(), reason.slug(), reason.title(), rejected.detail(),
+                "/webhooks/" + source);
+        if (reason == Rejection.BODY_BUFFERS_FULL || reason == Rejection.BODY_TIMEOUT) {
+            // The rest of the body was never read: the connection cannot carry another request.
+            problem.header("Connection", "close");
+        }
+        if (reason.status() == 503) {
+            problem.header("Retry-After", Problems.RETRY_AFTER_SECONDS);
+        }
+        return problem.build();
+    }
+
+    private static Response answer(Answer answer) {
+        return Response.status(answer.status()).type(answer.mediaType()).entity(answer.body()).build();
+    }
+
+    private static String json(Receipt receipt) {
+        var json = JSON.createObjectBuilder()
+                .add("status", receipt.status())
+                .add("source", receipt.source())
+                .add("eventId", receipt.events().get(0).eventId());
+        if (receipt.events().size() > 1) {
+            var events = JSON.createArrayBuilder();
+            receipt.events().forEach(e -> events.add(JSON.createObjectBuilder()
+                    .add("eventId", e.eventId()).add("status", e.status())));
+            json.add("events", events);
+        }
+        return json.build().toString();
+    }
+}

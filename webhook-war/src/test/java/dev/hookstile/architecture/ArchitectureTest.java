@@ -1,0 +1,130 @@
+package dev.hookstile.architecture;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The layout's rules, checked on the built classes of {@code webhook-ejb} and {@code webhook-war} together (the
+ * handler API and the test kit aside), so that the shape a newcomer reads in the README cannot rot unnoticed:
+ * <ul>
+ *   <li>no cycle between features ({@code dev.hookstile.<feature>}), nor between packages;</li>
+ *   <li>a feature uses another only through its published types: the feature's own package
+ *       ({@code dev.hookstile.<feature>}: records, interfaces, exceptions), its {@code boundary} (entry points) and its
+ *       {@code entity} (mapped tables), never its {@code control};</li>
+ *   <li>no package is split across the two jars (in the EAR they sit in different class loaders).</li>
+ * </ul>
+ */
+class ArchitectureTest {
+
+    private static JavaClasses hookstile;
+
+    @BeforeAll
+    static void importClasses() {
+        hookstile = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.hookstile")
+                .that(DescribedPredicate.describe("Hookstile's own modules",
+                        c -> !c.getPackageName().startsWith("dev.hookstile.api")
+                                && !c.getPackageName().startsWith("dev.hookstile.test")));
+    }
+
+    private static String feature(JavaClass type) {
+        String rest = type.getPackageName().substring("dev.hookstile.".length());
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
+    }
+
+    private static boolean ours(JavaClass type) {
+        return type.getPackageName().startsWith("dev.hookstile.") && !type.getPackageName().startsWith("dev.hookstile.api");
+    }
+
+    @Test
+    void theClassesOfBothModulesAreImported() {
+        assertTrue(hookstile.contain("dev.hookstile.processing.control.EventTry"), "webhook-ejb's classes");
+        assertTrue(hookstile.contain("dev.hookstile.receive.boundary.WebhooksResource"), "webhook-war's classes");
+    }
+
+    @Test
+    void noFeatureDependsOnItselfThroughAnother() {
+        ArchRule rule = slices().matching("dev.hookstile.(*)..").should().beFreeOfCycles();
+        rule.check(hookstile);
+    }
+
+    @Test
+    void noPackageDependsOnItselfThroughAnother() {
+        ArchRule rule = slices().assignedFrom(new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass type) {
+                return SliceIdentifier.of(type.getPackageName());
+            }
+
+            @Override
+            public String getDescription() {
+                return "packages";
+            }
+        }).should().beFreeOfCycles();
+        rule.check(hookstile);
+    }
+
+    @Test
+    void featuresUseEachOtherOnlyThroughTheirPublishedTypes() {
+        ArchRule rule = classes().should(new ArchCondition<>("use other features only through their own package,"
+                + " boundary or entity") {
+            @Override
+            public void check(JavaClass type, ConditionEvents events) {
+                for (Dependency dependency : type.getDirectDependenciesFromSelf()) {
+                    JavaClass target = dependency.getTargetClass();
+                    if (!ours(target) || feature(target).equals(feature(type))) {
+                        continue;
+                    }
+                    String layer = target.getPackageName().substring(("dev.hookstile." + feature(target)).length());
+                    if (!Set.of("", ".boundary", ".entity").contains(layer)) {
+                        events.add(SimpleConditionEvent.violated(dependency, dependency.getDescription()));
+                    }
+                }
+            }
+        });
+        rule.check(hookstile);
+    }
+
+    @Test
+    void noPackageIsSplitAcrossTheJars() {
+        var modulesOf = new TreeMap<String, Set<String>>();
+        for (JavaClass type : hookstile) {
+            String location = type.getSource().map(source -> source.getUri().toString()).orElse("");
+            String module = location.contains("webhook-ejb") ? "webhook-ejb"
+                    : location.contains("webhook-war") ? "webhook-war" : location;
+            modulesOf.computeIfAbsent(type.getPackageName(), p -> new TreeSet<>()).add(module);
+        }
+        var split = new TreeMap<String, Set<String>>();
+        modulesOf.forEach((pkg, modules) -> {
+            if (modules.size() > 1) {
+                split.put(pkg, modules);
+            }
+        });
+        assertTrue(modulesOf.values().stream().anyMatch(m -> m.contains("webhook-ejb"))
+                && modulesOf.values().stream().anyMatch(m -> m.contains("webhook-war")), modulesOf.toString());
+        assertEquals(new TreeMap<>(), split, "packages with classes in both jars");
+    }
+}
