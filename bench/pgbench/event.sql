@@ -1,6 +1,6 @@
 -- pgbench custom script: exactly Hookstile's database work for one new event, nothing else.
 --   1. the ingest's duplicate lookup (DuplicateLookup: one primary-key read, outside any transaction);
---   2. the processing transaction: the claim (EventClaim, inserted directly as completed), the attempt's history
+--   2. the processing transaction: the claim (EventRecorder, inserted directly as completed), the attempt's history
 --      line (EventAttempt.RECORD) and the bench handler's row (HandledRow), committed together.
 -- The payload is a 1024-byte push event (bytea), the headers ~200 bytes of JSON. Ids are unique per transaction
 -- across clients: 'pgb-<client>-<random up to 9e18>'. Run by bench/run as

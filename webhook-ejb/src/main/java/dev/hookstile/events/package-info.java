@@ -1,5 +1,5 @@
 /**
- * Record: the event store. {@code EventClaim} claims events and writes their recorded state, bodies and
+ * Record: the event store. {@code EventRecorder} claims events and writes their recorded state, bodies and
  * history in the try's transaction; {@code BodyFingerprints} deduplicates on a body's hash; {@code RecordedEvents},
  * {@code EventCounts} and {@code DeadGroups} answer the operator API; {@code RetentionSweep} deletes what is old.
  * Called by {@code processing}, {@code dedup}, {@code replay} and the operator API.

@@ -2,7 +2,7 @@ package dev.hookstile.events.control;
 
 import dev.hookstile.platform.StatementFailure;
 
-import dev.hookstile.events.boundary.EventClaim;
+import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.events.entity.BodyFingerprint;
 import dev.hookstile.events.entity.EventAttempt;
 import dev.hookstile.events.entity.EventBody;

@@ -29,7 +29,7 @@ import java.util.Objects;
         ) OR (status = 'received' AND updated_at < ?4))""")
 public class ReceivedEvent {
 
-    // The statements of the processing path are plain SQL run through JDBC (EventClaim) on the transaction's
+    // The statements of the processing path are plain SQL run through JDBC (EventRecorder) on the transaction's
     // connection: through EclipseLink each cost more than the database's own work (profiled).
 
     /**

@@ -7,7 +7,7 @@ import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.notify.control.Notice;
 import dev.hookstile.notify.control.NotificationLog;
 import dev.hookstile.notify.control.Window;
-import dev.hookstile.outbox.boundary.Outbox;
+import dev.hookstile.outbox.boundary.ForwardingSchedule;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
@@ -70,7 +70,7 @@ public class Notifications {
     BreakerNotices breakers;
 
     @Inject
-    Outbox outbox;
+    ForwardingSchedule outbox;
 
     @Inject
     Sources sources;

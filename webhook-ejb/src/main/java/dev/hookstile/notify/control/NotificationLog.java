@@ -2,10 +2,10 @@ package dev.hookstile.notify.control;
 
 import dev.hookstile.platform.StatementFailure;
 
-import dev.hookstile.events.boundary.EventClaim;
+import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.notify.control.NotifySettings;
 import dev.hookstile.notify.entity.NotifyMark;
-import dev.hookstile.outbox.boundary.Outbox;
+import dev.hookstile.outbox.boundary.ForwardingSchedule;
 import dev.hookstile.source.Destination;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -41,7 +41,7 @@ public class NotificationLog {
     EntityManager em;
 
     @Inject
-    Outbox outbox;
+    ForwardingSchedule outbox;
 
     @Inject
     NotifySettings settings;

@@ -77,7 +77,7 @@ public class OutboxGauges {
     Breakers breakers;
 
     @Inject
-    Outbox outbox;
+    ForwardingSchedule outbox;
 
     @Inject
     SchemaMigration schema;
@@ -108,7 +108,7 @@ public class OutboxGauges {
 
     /** The families, each configured destination's series at 0. */
     void register() {
-        pending = metrics.gauge("hookstile_outbox_pending", "Outbox entries not yet delivered, by destination",
+        pending = metrics.gauge("hookstile_outbox_pending", "ForwardingSchedule entries not yet delivered, by destination",
                 "destination");
         oldestDue = metrics.gauge("hookstile_outbox_oldest_due_age_seconds",
                 "How long the oldest due outbox entry has been due, by destination; 0 when none is", "destination");

@@ -43,7 +43,7 @@ import java.util.logging.Logger;
  * before the record sends again, with the same {@code Idempotency-Key}. A destination that keeps failing is left
  * alone for a while ({@link DestinationBreakers}), so it cannot hold the relay from the others; its breaker opening
  * and closing are told as {@link BreakerChange}s. Notifications to the operator's endpoint
- * ({@link Outbox#scheduleNotification}) go the same way, under the same policy, with a breaker of their own.
+ * ({@link ForwardingSchedule#scheduleNotification}) go the same way, under the same policy, with a breaker of their own.
  */
 @Singleton
 @Startup
@@ -106,9 +106,9 @@ public class OutboxRelay {
     @Inject
     OutboxEntries entries;
 
-    /** Where notifications go ({@link Outbox#notifications}). */
+    /** Where notifications go ({@link ForwardingSchedule#notifications}). */
     @Inject
-    Outbox outbox;
+    ForwardingSchedule outbox;
 
     /** Told when a breaker opens or closes: the notifications' business, on this thread (observers return at once). */
     @Inject
@@ -155,7 +155,7 @@ public class OutboxRelay {
                 entries.delivered(delivered, Instant.now());
             } while (due.size() == BATCH);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Outbox relay failed; next try in " + intervalMillis + " ms", e);
+            LOG.log(Level.WARNING, "ForwardingSchedule relay failed; next try in " + intervalMillis + " ms", e);
         } finally {
             current.setPriority(containerPriority);
         }
@@ -190,7 +190,7 @@ public class OutboxRelay {
                     // would go out again when the lease ends.
                     result = CompletableFuture.completedFuture(new HttpForwarding.Unsendable(
                             "could not be sent: " + e.getClass().getSimpleName()));
-                    fields(entry).log(LOG, Level.WARNING, e, () -> "Outbox: " + describe(entry)
+                    fields(entry).log(LOG, Level.WARNING, e, () -> "ForwardingSchedule: " + describe(entry)
                             + " could not be sent");
                 }
                 if (result != null) {
@@ -245,7 +245,7 @@ public class OutboxRelay {
             boolean wasClosed = breakers.status(entry.destination(), now) == DestinationBreakers.Status.CLOSED;
             if (breakers.failed(entry.destination(), now)) {
                 LogFields.of("destination", Redacted.url(entry.destination())).and("breaker", "open")
-                        .log(LOG, Level.WARNING, () -> "Outbox: breaker of " + Redacted.url(entry.destination())
+                        .log(LOG, Level.WARNING, () -> "ForwardingSchedule: breaker of " + Redacted.url(entry.destination())
                                 + " opened: " + breakers.threshold() + " failures in a row ("
                                 + LogFields.printable(failure.reason()) + "); left alone for " + breakerOpenSeconds
                                 + " s");
@@ -263,7 +263,7 @@ public class OutboxRelay {
         }
         if (breakers.answered(entry.destination())) {
             LogFields.of("destination", Redacted.url(entry.destination())).and("breaker", "closed")
-                    .log(LOG, Level.INFO, () -> "Outbox: breaker of " + Redacted.url(entry.destination())
+                    .log(LOG, Level.INFO, () -> "ForwardingSchedule: breaker of " + Redacted.url(entry.destination())
                             + " closed: it answered again");
             breakerChanges.fire(new BreakerChange(entry.destination(), false, Instant.now()));
         }
@@ -277,7 +277,7 @@ public class OutboxRelay {
 
     /** A line per entry given up on: a destination's event dead is a state change an operator must see. */
     private static void dead(OutboxEntries.Due entry, String reason) {
-        fields(entry).log(LOG, Level.WARNING, () -> "Outbox: " + describe(entry) + " is dead: "
+        fields(entry).log(LOG, Level.WARNING, () -> "ForwardingSchedule: " + describe(entry) + " is dead: "
                 + LogFields.printable(reason));
     }
 

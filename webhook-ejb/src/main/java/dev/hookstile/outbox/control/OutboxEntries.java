@@ -2,7 +2,7 @@ package dev.hookstile.outbox.control;
 
 import dev.hookstile.platform.StatementFailure;
 
-import dev.hookstile.events.boundary.EventClaim;
+import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.ejb.Stateless;

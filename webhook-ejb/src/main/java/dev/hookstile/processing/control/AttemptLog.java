@@ -1,7 +1,7 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.events.boundary.EventClaim;
+import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.events.entity.EventStatus;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -29,7 +29,7 @@ import java.util.Optional;
 public class AttemptLog {
 
     @Inject
-    EventClaim claim;
+    EventRecorder claim;
 
     /**
      * @param lastDelivery the broker will not redeliver this message again: dead whatever the failure
@@ -38,7 +38,7 @@ public class AttemptLog {
     public Optional<EventStatus> recordFailure(Attempts attempts, boolean lastDelivery, Instant now) {
         WebhookEvent event = attempts.event();
         int tries = attempts.failures().size();
-        Optional<EventClaim.State> recorded = claim.lock(event.source(), event.eventId());
+        Optional<EventRecorder.State> recorded = claim.lock(event.source(), event.eventId());
         if (recorded.isEmpty()) {
             EventStatus status = status(attempts, lastDelivery, tries, 0);
             claim.storeBodies(attempts.sharedBody(), now);
@@ -55,7 +55,7 @@ public class AttemptLog {
                 return Optional.empty();
             }
         }
-        EventClaim.State state = recorded.orElseThrow(() -> new IllegalStateException(
+        EventRecorder.State state = recorded.orElseThrow(() -> new IllegalStateException(
                 "the record of " + event + " vanished while its failure was being recorded"));
         if (!state.open()) {
             return Optional.empty();

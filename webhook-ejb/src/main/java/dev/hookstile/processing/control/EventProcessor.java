@@ -143,7 +143,7 @@ public class EventProcessor {
             boolean lastDelivery = maxRedeliveries >= 0 && deliveryCount > maxRedeliveries;
             Optional<EventStatus> recorded = log.recordFailure(attempts, lastDelivery, clock.instant());
             if (recorded.isEmpty()) {
-                return Outcome.DUPLICATE;
+                return Outcome.OWNED_ELSEWHERE;
             }
             processingMetrics.failed(attempts, recorded.get() == EventStatus.DEAD);
             Failure last = attempts.lastFailure();
@@ -173,7 +173,7 @@ public class EventProcessor {
      * event another delivery finished meanwhile is left as it is.
      *
      * @param cause the broker's reason, if it gave one
-     * @return {@link Outcome#DEAD}, or {@link Outcome#DUPLICATE} when the event was already finished
+     * @return {@link Outcome#DEAD}, or {@link Outcome#OWNED_ELSEWHERE} when the event was already finished
      * @throws RuntimeException when it cannot be recorded either (the database is still down): roll back, retry
      */
     public Outcome abandonedByBroker(EventMessage.Received received, String cause) {
@@ -183,7 +183,7 @@ public class EventProcessor {
                         + (cause == null || cause.isBlank() ? "" : ": " + cause)), clock.instant()));
         Optional<EventStatus> recorded = log.recordFailure(attempts, true, clock.instant());
         if (recorded.isEmpty()) {
-            return Outcome.DUPLICATE;
+            return Outcome.OWNED_ELSEWHERE;
         }
         processingMetrics.failed(attempts, true);
         fields(attempts).and("failure", Failure.Kind.PERMANENT.column()).log(LOG, Level.WARNING, () -> "Event "

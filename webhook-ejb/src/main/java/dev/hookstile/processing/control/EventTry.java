@@ -2,9 +2,9 @@ package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.boundary.BodyFingerprints;
-import dev.hookstile.events.boundary.EventClaim;
+import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.events.entity.EventStatus;
-import dev.hookstile.outbox.boundary.Outbox;
+import dev.hookstile.outbox.boundary.ForwardingSchedule;
 import dev.hookstile.source.Provider;
 import dev.hookstile.source.boundary.Providers;
 import dev.hookstile.source.BackOfficeDestination;
@@ -43,7 +43,7 @@ import java.util.Set;
 public class EventTry {
 
     @Inject
-    EventClaim claim;
+    EventRecorder claim;
 
     @Inject
     BodyFingerprints fingerprints;
@@ -52,7 +52,7 @@ public class EventTry {
     Handlers handlers;
 
     @Inject
-    Outbox outbox;
+    ForwardingSchedule outbox;
 
     @Inject
     BackOfficePublisher backOffice;
@@ -103,14 +103,14 @@ public class EventTry {
         }
         // Claimed in key order: transactions claiming overlapping events lock the rows in the same order.
         candidates.sort(BY_KEY);
-        var claims = new ArrayList<EventClaim.NewClaim>(candidates.size());
+        var claims = new ArrayList<EventRecorder.NewClaim>(candidates.size());
         var statuses = new IdentityHashMap<Attempts, EventStatus>();
         Map<String, byte[]> bodies = Map.of();
         for (Attempts attempts : candidates) {
             EventStatus status = handlers.handles(attempts.event()) || attempts.leaves()
                     ? EventStatus.COMPLETED : EventStatus.IGNORED;
             statuses.put(attempts, status);
-            claims.add(new EventClaim.NewClaim(attempts.event().withAttempt(1), attempts.headersJson(),
+            claims.add(new EventRecorder.NewClaim(attempts.event().withAttempt(1), attempts.headersJson(),
                     attempts.bodyDigest(), status));
             if (attempts.bodyDigest() != null) {
                 bodies = bodies.isEmpty() ? new HashMap<>(2) : bodies;
@@ -126,7 +126,7 @@ public class EventTry {
             }
         }
         Map<Attempts, String> repeats = repeatsAmong(processed);
-        var lines = new ArrayList<EventClaim.AttemptLine>(processed.size());
+        var lines = new ArrayList<EventRecorder.AttemptLine>(processed.size());
         var alone = new ArrayList<Attempts>(batch.size() - processed.size());
         // Each event's share of the try runs from the end of the one before it (the first's from the try's start,
         // with the group's claims) to the end of its own handlers: one clock read per event, as alone.
@@ -141,7 +141,7 @@ public class EventTry {
             if (repeat != null) {
                 claim.setStatus(claimedEvent, EventStatus.IGNORED, repeat);
                 Instant end = Instant.now();
-                lines.add(new EventClaim.AttemptLine(claimedEvent, 1, EventStatus.IGNORED.column(), null, repeat,
+                lines.add(new EventRecorder.AttemptLine(claimedEvent, 1, EventStatus.IGNORED.column(), null, repeat,
                         now, Failure.millisBetween(start, end)));
                 attempts.succeeded(Outcome.IGNORED, Duration.between(start, end).toNanos());
                 start = end;
@@ -151,7 +151,7 @@ public class EventTry {
             outbox.processing(claimedEvent);
             deadline.run(() -> handlers.dispatch(claimedEvent));
             Instant end = Instant.now();
-            lines.add(new EventClaim.AttemptLine(claimedEvent, 1, statuses.get(attempts).column(), null, null, now,
+            lines.add(new EventRecorder.AttemptLine(claimedEvent, 1, statuses.get(attempts).column(), null, null, now,
                     Failure.millisBetween(start, end)));
             attempts.succeeded(statuses.get(attempts) == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED,
                     Duration.between(start, end).toNanos());
@@ -210,9 +210,9 @@ public class EventTry {
             attempt = tryIndex;
             replayBase = 0;
         } else {
-            Optional<EventClaim.State> reclaimed = claim.reclaim(event, status, tryIndex, now);
+            Optional<EventRecorder.State> reclaimed = claim.reclaim(event, status, tryIndex, now);
             if (reclaimed.isEmpty()) {
-                return Outcome.DUPLICATE;
+                return Outcome.OWNED_ELSEWHERE;
             }
             attempt = reclaimed.get().attempts();
             replayBase = reclaimed.get().replayBase();

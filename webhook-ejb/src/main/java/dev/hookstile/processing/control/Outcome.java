@@ -6,8 +6,12 @@ public enum Outcome {
     COMPLETED,
     /** No handler applies; recorded: consume the message. */
     IGNORED,
-    /** Another delivery owns or finished the event: consume the message, nothing ran. */
-    DUPLICATE,
+    /**
+     * The event belongs to another delivery, which owns or finished it: either this one's claim found it taken (a
+     * duplicate), or its failure was not recorded because the event finished meanwhile. Consume the message; nothing
+     * of this delivery is recorded.
+     */
+    OWNED_ELSEWHERE,
     /** Failed transiently with attempts left, recorded as retrying: roll back so the broker redelivers it later. */
     RETRY,
     /** Failed permanently or for the last time, recorded as dead: consume the message. */

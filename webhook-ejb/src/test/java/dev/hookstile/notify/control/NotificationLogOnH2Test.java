@@ -2,7 +2,7 @@ package dev.hookstile.notify.control;
 
 import dev.hookstile.MapConfig;
 import dev.hookstile.notify.control.NotifySettings;
-import dev.hookstile.outbox.boundary.Outbox;
+import dev.hookstile.outbox.boundary.ForwardingSchedule;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.Destination;
@@ -62,7 +62,7 @@ class NotificationLogOnH2Test {
             }
         };
         log.settings = settings;
-        log.outbox = new Outbox() {
+        log.outbox = new ForwardingSchedule() {
             @Override
             public boolean scheduleNotification(String id, Destination endpoint, byte[] body, Instant now) {
                 try (PreparedStatement insert = connection.prepareStatement(OutboxEntry.SCHEDULE_NOTIFICATION)) {

@@ -230,7 +230,7 @@ class OutboxRelayTest {
         relay.gauges.metrics = new Metrics();
         relay.gauges.sources = new Sources(new MapConfig(Map.of()));
         relay.gauges.register();
-        relay.outbox = new Outbox();
+        relay.outbox = new ForwardingSchedule();
         relay.breakerChanges = new RecordedChanges();
         relay.concurrency = 8;
         relay.threadPriority = Thread.NORM_PRIORITY;

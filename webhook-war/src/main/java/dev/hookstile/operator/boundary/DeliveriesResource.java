@@ -1,8 +1,8 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.outbox.boundary.Deliveries;
-import dev.hookstile.outbox.boundary.Delivery;
-import dev.hookstile.outbox.boundary.DeliveryQuery;
+import dev.hookstile.outbox.boundary.Forwardings;
+import dev.hookstile.outbox.boundary.Forwarding;
+import dev.hookstile.outbox.boundary.ForwardingQuery;
 import dev.hookstile.web.boundary.Problems;
 import dev.hookstile.platform.Redacted;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,25 +31,25 @@ import java.util.List;
 public class DeliveriesResource {
 
     @Inject
-    Deliveries deliveries;
+    Forwardings deliveries;
 
     @GET
     public Response list(@QueryParam("source") String source, @QueryParam("status") String status,
                          @QueryParam("type") String type, @QueryParam("since") String since,
                          @QueryParam("until") String until, @QueryParam("limit") String limit,
                          @QueryParam("after") String after, @QueryParam("eventId") String eventId) {
-        DeliveryQuery query;
+        ForwardingQuery query;
         try {
             // eventId is exact and only with source (one event's forwardings and effects, by the outbox's key).
-            query = new DeliveryQuery(QueryParameters.text("source", source, QueryParameters.MAX_SOURCE),
+            query = new ForwardingQuery(QueryParameters.text("source", source, QueryParameters.MAX_SOURCE),
                     QueryParameters.eventId(eventId), QueryParameters.text("status", status, QueryParameters.MAX_TEXT),
                     QueryParameters.text("type", type, QueryParameters.MAX_TEXT),
                     QueryParameters.instant("since", since), QueryParameters.instant("until", until),
-                    cursor(after), QueryParameters.limit(limit, 50, DeliveryQuery.MAX_LIMIT));
+                    cursor(after), QueryParameters.limit(limit, 50, ForwardingQuery.MAX_LIMIT));
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/deliveries").build();
         }
-        List<Delivery> page = deliveries.list(query);
+        List<Forwarding> page = deliveries.list(query);
         String next = page.size() == query.limit() ? Long.toString(page.get(page.size() - 1).id()) : null;
         return Response.ok(new Page(page.stream().map(View::of).toList(), next)).build();
     }
@@ -94,7 +94,7 @@ public class DeliveriesResource {
                        String createdAt, Integer effect, String type, String nextAttemptAt, String deliveredAt,
                        String lastError) {
 
-        static View of(Delivery delivery) {
+        static View of(Forwarding delivery) {
             // The URL is kept whole to send to it; an answer shows where it points, never its credentials or query.
             return new View(delivery.id(), delivery.source(), delivery.eventId(), Redacted.url(delivery.destination()),
                     delivery.status(), delivery.attempts(), delivery.createdAt().toString(),
@@ -137,7 +137,7 @@ public class DeliveriesResource {
 
     private static Response notFound(String id) {
         String shown = id.length() > 40 ? id.substring(0, 40) + "..." : id;
-        return Problems.of(404, "delivery-not-found", "Delivery not found",
+        return Problems.of(404, "delivery-not-found", "Forwarding not found",
                 "no delivery " + shown.replaceAll("\\p{Cntrl}", "?") + " is recorded", "/api/deliveries/" + id)
                 .build();
     }

@@ -2,7 +2,7 @@ package dev.hookstile.operator.boundary;
 
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.outbox.boundary.Breakers;
-import dev.hookstile.outbox.boundary.Deliveries;
+import dev.hookstile.outbox.boundary.Forwardings;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.source.Source;
@@ -37,7 +37,7 @@ public class DestinationsResource {
     Breakers breakers;
 
     @Inject
-    Deliveries deliveries;
+    Forwardings deliveries;
 
     @GET
     public Response list() {

@@ -1,6 +1,6 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.outbox.boundary.Delivery;
+import dev.hookstile.outbox.boundary.Forwarding;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -11,7 +11,7 @@ class DeliveriesResourceTest {
 
     @Test
     void aDeliveryShowsItsDestinationWithoutCredentialsOrQueryString() {
-        var delivery = new Delivery(7, "fwd", "evt-1", "invoice.paid",
+        var delivery = new Forwarding(7, "fwd", "evt-1", "invoice.paid",
                 "https://relay:pa55word@example.com/in?token=t0ken", "dead", 3, Instant.EPOCH, null, null,
                 "HTTP 401", 0);
 

@@ -2,7 +2,7 @@ package dev.hookstile.outbox.boundary;
 
 import dev.hookstile.platform.StatementFailure;
 
-import dev.hookstile.events.boundary.EventClaim;
+import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.outbox.control.OutboxEntries;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import jakarta.ejb.Stateless;
@@ -21,7 +21,7 @@ import java.util.Optional;
 
 /** The outbox for operators: deliveries listed and read, and a finished one sent again. */
 @Stateless
-public class Deliveries {
+public class Forwardings {
 
     public enum Replay {
         /** Pending again, due now: the relay sends it with its original {@code Idempotency-Key}. */
@@ -38,7 +38,7 @@ public class Deliveries {
     OutboxEntries entries;
 
     /** One page, newest first. */
-    public List<Delivery> list(DeliveryQuery query) {
+    public List<Forwarding> list(ForwardingQuery query) {
         var sql = new StringBuilder(OutboxEntry.LIST).append(" WHERE 1 = 1");
         List<Object> parameters = new ArrayList<>();
         if (query.source() != null) {
@@ -74,7 +74,7 @@ public class Deliveries {
         return select(sql.toString(), parameters.toArray());
     }
 
-    public Optional<Delivery> find(long id) {
+    public Optional<Forwarding> find(long id) {
         return select(OutboxEntry.LIST + " WHERE o.id = ?", id).stream().findFirst();
     }
 
@@ -111,13 +111,13 @@ public class Deliveries {
         }
     }
 
-    private List<Delivery> select(String sql, Object... parameters) {
+    private List<Forwarding> select(String sql, Object... parameters) {
         try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(sql)) {
             bind(statement, parameters);
-            List<Delivery> deliveries = new ArrayList<>();
+            List<Forwarding> deliveries = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    deliveries.add(new Delivery(rows.getLong(1), rows.getString(2), rows.getString(3),
+                    deliveries.add(new Forwarding(rows.getLong(1), rows.getString(2), rows.getString(3),
                             rows.getString(4), rows.getString(5), rows.getString(6), rows.getInt(7),
                             instant(rows.getTimestamp(8)), instant(rows.getTimestamp(9)),
                             instant(rows.getTimestamp(10)), rows.getString(11), rows.getInt(12)));

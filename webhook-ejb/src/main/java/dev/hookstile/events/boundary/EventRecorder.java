@@ -36,7 +36,7 @@ import java.util.TreeMap;
  * handler's work then committed after the claim instead of with it (ProcessingIT caught it).
  */
 @ApplicationScoped
-public class EventClaim {
+public class EventRecorder {
 
     /** A null of a binary column: PostgreSQL does not take a text null for it. */
     private static final Object NO_BYTES = new Object();

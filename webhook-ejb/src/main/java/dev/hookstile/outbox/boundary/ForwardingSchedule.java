@@ -3,7 +3,7 @@ package dev.hookstile.outbox.boundary;
 import dev.hookstile.platform.StatementFailure;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.events.boundary.EventClaim;
+import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.source.Destination;
@@ -29,10 +29,10 @@ import java.time.Instant;
  * {@link OutboxRelay} sends them all afterwards, with one retry policy and one breaker per destination.
  */
 @ApplicationScoped
-public class Outbox implements dev.hookstile.api.Outbox {
+public class ForwardingSchedule implements dev.hookstile.api.Outbox {
 
     /** The event a try is processing, in that try's transaction: what a handler's effect belongs to. */
-    private static final Object PROCESSING = Outbox.class.getName() + ".processing";
+    private static final Object PROCESSING = ForwardingSchedule.class.getName() + ".processing";
 
     @Inject
     EntityManager em;
@@ -96,7 +96,7 @@ public class Outbox implements dev.hookstile.api.Outbox {
                 || transactions.getTransactionStatus() != Status.STATUS_ACTIVE
                 ? null : (Effects) transactions.getResource(PROCESSING);
         if (effects == null) {
-            throw new IllegalStateException("Outbox.post schedules an effect of an event being processed: call it"
+            throw new IllegalStateException("ForwardingSchedule.post schedules an effect of an event being processed: call it"
                     + " from a WebhookHandler");
         }
         Timestamp at = Timestamp.from(Instant.now());

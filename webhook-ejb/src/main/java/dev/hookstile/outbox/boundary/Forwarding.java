@@ -10,7 +10,7 @@ import java.time.Instant;
  * @param type          the event's type, {@code null} once retention has deleted the event
  * @param effect        0 for the source's forwarding of the event, n for a handler's n-th effect
  */
-public record Delivery(long id, String source, String eventId, String type, String destination, String status,
+public record Forwarding(long id, String source, String eventId, String type, String destination, String status,
                        int attempts, Instant createdAt, Instant nextAttemptAt, Instant deliveredAt,
                        String lastError, int effect) {
 }

@@ -5,15 +5,15 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-class DeliveryQueryTest {
+class ForwardingQueryTest {
 
     @Test
     void oneEventsDeliveriesAreAskedForWithItsSourceWhoseIndexFindsThem() {
-        var query = new DeliveryQuery("gh", "evt-1", null, null, null, null, null, 50);
+        var query = new ForwardingQuery("gh", "evt-1", null, null, null, null, null, 50);
 
         assertEquals("evt-1", query.eventId());
         var refused = assertThrows(IllegalArgumentException.class,
-                () -> new DeliveryQuery(null, "evt-1", null, null, null, null, null, 50));
+                () -> new ForwardingQuery(null, "evt-1", null, null, null, null, null, 50));
         assertEquals("eventId needs source: an event is known by its source and id", refused.getMessage());
     }
 }

@@ -13,13 +13,13 @@ import java.util.Set;
  *                {@code (source, event_id, destination, effect)} finds them by index
  * @param limit   at most this many deliveries, 1 to {@value #MAX_LIMIT}
  */
-public record DeliveryQuery(String source, String eventId, String status, String type, Instant since, Instant until,
+public record ForwardingQuery(String source, String eventId, String status, String type, Instant since, Instant until,
                             Long afterId, int limit) {
 
     public static final int MAX_LIMIT = 500;
     public static final Set<String> STATUSES = Set.of(OutboxEntry.PENDING, OutboxEntry.DELIVERED, OutboxEntry.DEAD);
 
-    public DeliveryQuery {
+    public ForwardingQuery {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT);
         }
