@@ -23,6 +23,8 @@ import java.util.function.LongSupplier;
  * sender that declares a body and then sends nothing holds the thread until the deadline, not until the socket's own
  * timeout. (Plain HTTP/1.x bodies still arriving are gathered without a thread before they get here; what reaches
  * this loop slowly is a request offering a protocol upgrade, or an HTTP/2 stream.)
+ *
+ * <p>Longer than 300 lines because the blocking read's limit, budget and watchdog deadline interlock.
  */
 public final class RequestBody {
 

@@ -15,9 +15,14 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -32,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>a feature uses another only through its published types: the feature's own package
  *       ({@code dev.hookstile.<feature>}: records, interfaces, exceptions), its {@code boundary} (entry points) and its
  *       {@code entity} (mapped tables), never its {@code control};</li>
- *   <li>no package is split across the two jars (in the EAR they sit in different class loaders).</li>
+ *   <li>no package is split across the two jars (in the EAR they sit in different class loaders);</li>
+ *   <li>a class over 300 lines says at its top why it is that long.</li>
  * </ul>
  */
 class ArchitectureTest {
@@ -106,6 +112,24 @@ class ArchitectureTest {
             }
         });
         rule.check(hookstile);
+    }
+
+    /** A class a newcomer must read whole is short, or says at its top why it is not. */
+    @Test
+    void aClassOverThreeHundredLinesSaysWhy() throws IOException {
+        var unexplained = new TreeSet<String>();
+        for (String module : new String[] {"webhook-ejb", "webhook-war"}) {
+            Path sources = Path.of("..", module, "src/main/java");
+            try (Stream<Path> files = Files.walk(sources)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    List<String> lines = Files.readAllLines(file);
+                    if (lines.size() > 300 && lines.stream().noneMatch(l -> l.contains("Longer than 300 lines because"))) {
+                        unexplained.add(module + "/" + sources.relativize(file) + " (" + lines.size() + " lines)");
+                    }
+                }
+            }
+        }
+        assertEquals(new TreeSet<>(), unexplained, "classes over 300 lines without \"Longer than 300 lines because\"");
     }
 
     @Test

@@ -44,6 +44,9 @@ import java.util.logging.Logger;
  * alone for a while ({@link DestinationBreakers}), so it cannot hold the relay from the others; its breaker opening
  * and closing are told as {@link BreakerChange}s. Notifications to the operator's endpoint
  * ({@link ForwardingSchedule#scheduleNotification}) go the same way, under the same policy, with a breaker of their own.
+ *
+ * <p>Longer than 300 lines because lease, send, record and breaker bookkeeping are one loop whose behaviour after a
+ * crash must read in one place.
  */
 @Singleton
 @Startup

@@ -50,6 +50,9 @@ import java.util.logging.Logger;
  * each send, which returns them to that pool. Keeping producers open across requests is not an option with this
  * connector: the container ties a handle to the request that opened it and the handles leaked until the pool was
  * exhausted (measured: in-use connections reached the maximum within a second under load).
+ *
+ * <p>Longer than 300 lines because the two stages (the lookup and sender threads, their hand-over, wake-ups and
+ * failure answers) are one concurrency design whose invariants would otherwise span files.
  */
 @ApplicationScoped
 public class EventQueue {

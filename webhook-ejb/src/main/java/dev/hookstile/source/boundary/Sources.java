@@ -51,6 +51,9 @@ import java.util.regex.Pattern;
  *
  * <p>A source that is misconfigured fails the deployment: accepting webhooks we cannot verify would be worse than
  * not starting.
+ *
+ * <p>Longer than 300 lines because every setting of every source is checked here and each refusal names its setting:
+ * many small checks that belong together.
  */
 @ApplicationScoped
 public class Sources {

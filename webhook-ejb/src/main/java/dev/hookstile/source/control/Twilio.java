@@ -39,6 +39,9 @@ import java.util.stream.Collectors;
  * <p>The event id is the {@code I-Twilio-Idempotency-Token} header, the same on Twilio's retries; without it, the
  * resource's SID joined with its status, so that each status callback of one message or call is its own event.
  * The type is that status.
+ *
+ * <p>Longer than 300 lines because of form and JSON bodies, the URL Twilio signed, and the event id's fallbacks by
+ * kind of resource.
  */
 final class Twilio implements Provider {
 

@@ -27,6 +27,9 @@ import java.util.logging.Logger;
  * proves nothing about who wrote the request. Every refusal is counted
  * ({@code hookstile_operator_auth_failures_total{reason}}) and logged at WARNING, rate-limited per client, never with
  * the presented token or session id.
+ *
+ * <p>Longer than 300 lines because both doors and the sign-in share these checks, their counting and their rate-
+ * limited logging, and one place keeps them the same.
  */
 @ApplicationScoped
 public class OperatorGate {

@@ -52,6 +52,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>At most {@code hookstile.ingest.max-body-bytes} + 1 bytes are buffered: a larger body is passed on cut there, and
  * the resource refuses it with {@code 413} as it does a declared length over the limit.
+ *
+ * <p>Longer than 300 lines because a non-blocking read is one state machine (the listener's callbacks, growth against
+ * the budget, the deadline, the one answer) that is safest read in one place: split, each part would need the
+ * others' state.
  */
 @WebFilter(urlPatterns = "/webhooks/*", asyncSupported = true,
         dispatcherTypes = {DispatcherType.REQUEST, DispatcherType.ASYNC})
