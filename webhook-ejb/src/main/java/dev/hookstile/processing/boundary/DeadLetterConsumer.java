@@ -46,9 +46,7 @@ import java.util.logging.Logger;
 })
 public class DeadLetterConsumer implements MessageListener {
 
-    static final String SELECTOR = EventMessage.BATCH + " IS NOT NULL OR (" + EventMessage.SOURCE + " IS NOT NULL AND "
-            + EventMessage.PROVIDER + " IS NOT NULL AND " + EventMessage.EVENT_ID + " IS NOT NULL AND "
-            + EventMessage.RECEIVED_AT + " IS NOT NULL)";
+    static final String SELECTOR = EventMessage.BATCH + " IS NOT NULL";
 
     /** Set by ActiveMQ on a message it moves to the dead letter queue. */
     private static final String BROKER_CAUSE = "dlqDeliveryFailureCause";

@@ -2,7 +2,6 @@ package dev.hookstile.processing.control;
 
 import dev.hookstile.events.entity.EventBody;
 import dev.hookstile.events.entity.ReceivedEvent;
-import dev.hookstile.queue.boundary.EventMessage;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -12,14 +11,13 @@ import jakarta.json.spi.JsonProvider;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Collections;
-import java.util.regex.Pattern;
 
 /**
  * A message on one of Hookstile's queues that is not an event Hookstile can read, as it is recorded: {@code dead},
- * with its bytes as the payload and why as the error. Under its own event identity when it carries a readable one
- * (the per-event properties of the earlier format); otherwise a row of its own, source
+ * with its bytes as the payload and why as the error, in a row of its own: source
  * {@value ReceivedEvent#UNREADABLE_SOURCE} (not a name a source can have) and the broker's message id as the event
- * id, so a redelivery of the same message finds its row and records nothing twice.
+ * id, so a redelivery of the same message finds its row and records nothing twice. Whatever event identity the
+ * message claims is not trusted: it is not a message Hookstile wrote.
  *
  * <p>Whatever the message carries is hostile input: every text is bounded and stored, never interpreted.
  */
@@ -27,7 +25,6 @@ public record UnreadableMessage(String source, String eventId, String provider, 
                                 String headersJson, byte[] payload, String reason) {
 
     static final String UNKNOWN = "unknown";
-    private static final Pattern SOURCE_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
     private static final int MAX_ID = 255;
     private static final int MAX_NAME = 63;
     private static final int MAX_VALUE = 1024;
@@ -40,19 +37,12 @@ public record UnreadableMessage(String source, String eventId, String provider, 
      * @param queue   where it was taken from, for the operator
      */
     public static UnreadableMessage of(Message message, Throwable failure, String queue) {
-        String source = property(message, EventMessage.SOURCE);
-        String eventId = property(message, EventMessage.EVENT_ID);
-        boolean identified = !has(message, EventMessage.BATCH) && source != null && SOURCE_NAME.matcher(source).matches()
-                && eventId != null && !eventId.isEmpty() && eventId.length() <= MAX_ID && printable(eventId);
         String messageId = messageId(message);
-        String provider = identified ? name(property(message, EventMessage.PROVIDER), MAX_NAME) : UNKNOWN;
-        String type = identified ? name(property(message, EventMessage.EVENT_TYPE), MAX_ID) : UNKNOWN;
         String reason = Failure.bounded("unreadable message on " + queue + " (" + kind(message) + ", JMS id "
                 + messageId + "), kept as it arrived and never processed: " + failure.getClass().getSimpleName()
                 + ": " + failure.getMessage());
-        return new UnreadableMessage(identified ? source : ReceivedEvent.UNREADABLE_SOURCE,
-                identified ? eventId : messageId, provider, type, sentAt(message), headersOf(message, queue),
-                bytesOf(message), reason);
+        return new UnreadableMessage(ReceivedEvent.UNREADABLE_SOURCE, messageId, UNKNOWN, UNKNOWN, sentAt(message),
+                headersOf(message, queue), bytesOf(message), reason);
     }
 
     /** The broker's id of the message; it stays the same on every redelivery. */
@@ -134,30 +124,6 @@ public record UnreadableMessage(String source, String eventId, String provider, 
             json.add("properties-unreadable", e.getClass().getSimpleName());
         }
         return json.build().toString();
-    }
-
-    private static String property(Message message, String name) {
-        try {
-            return message.propertyExists(name) ? message.getStringProperty(name) : null;
-        } catch (JMSException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    private static boolean has(Message message, String name) {
-        try {
-            return message.propertyExists(name);
-        } catch (JMSException | RuntimeException e) {
-            return false;
-        }
-    }
-
-    private static String name(String value, int max) {
-        return value == null || value.isEmpty() ? UNKNOWN : bounded(value, max);
-    }
-
-    private static boolean printable(String text) {
-        return text.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
     }
 
     private static String bounded(String text, int max) {

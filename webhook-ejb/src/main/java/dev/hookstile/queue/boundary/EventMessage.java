@@ -21,24 +21,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The queue's message format. Hookstile writes one {@code BytesMessage} per hand-off, carrying one or more events: the
- * int property {@code hookstileBatch} is the format's version (3) and {@code hookstileEvents} the number of events;
- * the body holds each event in turn as: {@code source}, {@code provider}, {@code eventId}, {@code eventType}
- * (each {@code writeUTF}), {@code orderKey} ({@code writeUTF}, empty for none; from version 2), {@code receivedAt}
- * (long, epoch milliseconds), the headers (a JSON object, signatures redacted; int length, then UTF-8 bytes) and the
- * raw request body (int length, then the bytes, byte for byte; from version 2 the length -1 instead when the body is
- * the previous event's, as for the events of one Meta delivery: a message carries a shared body once; from version 3
- * -2 before the length and bytes of a body the delivery's other events share, so that the first event of a run is
- * known to share it too, and its record stores it once). Versions 1 (without the order key and shared bodies) and 2
- * are still read.
+ * The queue's message format, the one every reader of the queue shares. Hookstile writes one {@code BytesMessage} per
+ * hand-off, carrying one or more events: the int property {@code hookstileBatch} is the format's version
+ * ({@value #VERSION}) and {@code hookstileEvents} the number of events; the body holds each event in turn as:
+ * {@code source}, {@code provider}, {@code eventId}, {@code eventType}, {@code orderKey} (each {@code writeUTF}; the
+ * order key empty for none), {@code receivedAt} (long, epoch milliseconds), the headers (a JSON object, signatures
+ * redacted; int length, then UTF-8 bytes) and the raw request body (int length, then the bytes, byte for byte). The
+ * events of one delivery that share a body (Meta's batches) carry it once: the first with -2 before the body's length
+ * and bytes, each after it -1 in place of them. A message of any other version, or none, is not read: it is recorded
+ * {@code dead} with its bytes ({@code UnreadableMessages}), where an operator sees it.
  *
  * <p>Why several events in one message: the broker's cost is per message (a synced journal write, a dispatch, an
  * acknowledgement in a transaction), and so is the consumer's (a delivery, a transaction, a commit). Events that
  * arrive while a hand-off is under way travel together in the next one ({@link EventQueue}).
- *
- * <p>The earlier format, one event per message with the event's fields as string properties ({@code source},
- * {@code provider}, {@code eventId}, {@code eventType}, {@code headers}, long {@code receivedAt}) and the request
- * body as the message body, is still read: messages queued by an earlier version are processed after an upgrade.
  */
 public final class EventMessage {
 
@@ -46,23 +41,14 @@ public final class EventMessage {
     // request CPU under load, profiled): resolve it once.
     private static final JsonProvider JSON = JsonProvider.provider();
 
-    public static final String SOURCE = "source";
-    public static final String PROVIDER = "provider";
-    public static final String EVENT_ID = "eventId";
-    public static final String EVENT_TYPE = "eventType";
-    public static final String RECEIVED_AT = "receivedAt";
-    public static final String HEADERS = "headers";
-
-    /** Present (the format's version) on a message in the batch format. */
+    /** The format's version, on every message Hookstile writes. */
     public static final String BATCH = "hookstileBatch";
-    /** The number of events in a message in the batch format. */
+    /** The number of events in a message. */
     public static final String EVENTS = "hookstileEvents";
-    static final int BATCH_VERSION = 3;
-    private static final int BATCH_VERSION_WITHOUT_ORDER = 1;
-    private static final int BATCH_VERSION_WITHOUT_SHARED_FIRST = 2;
-    /** In place of a body's length (version 2): the body of the event before it, which the message carries once. */
+    static final int VERSION = 3;
+    /** In place of a body's length: the body of the event before it, which the message carries once. */
     private static final int SAME_BODY = -1;
-    /** Before a body's length (version 3): the delivery's other events share this body. */
+    /** Before a body's length: the delivery's other events share this body. */
     private static final int SHARED_BODY = -2;
 
     private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
@@ -121,7 +107,7 @@ public final class EventMessage {
             }
             previous = event;
         }
-        message.setIntProperty(BATCH, BATCH_VERSION);
+        message.setIntProperty(BATCH, VERSION);
         message.setIntProperty(EVENTS, events.size());
         return message;
     }
@@ -147,13 +133,9 @@ public final class EventMessage {
      */
     public static List<Received> receive(Message message) throws JMSException {
         int deliveryCount = deliveryCount(message);
-        if (!message.propertyExists(BATCH)) {
-            return List.of(new Received(read(message), headersJson(message), deliveryCount, false));
-        }
-        int version = message.getIntProperty(BATCH);
-        if (version < BATCH_VERSION_WITHOUT_ORDER || version > BATCH_VERSION
+        if (!message.propertyExists(BATCH) || message.getIntProperty(BATCH) != VERSION
                 || !(message instanceof BytesMessage bytes)) {
-            throw new IllegalArgumentException("not a batch of version " + BATCH_VERSION + ": " + message);
+            throw new IllegalArgumentException("not a message of version " + VERSION + ": " + message);
         }
         int count = message.getIntProperty(EVENTS);
         if (count < 1) {
@@ -165,27 +147,22 @@ public final class EventMessage {
             String provider = bytes.readUTF();
             String eventId = bytes.readUTF();
             String type = bytes.readUTF();
-            String orderKey = version == BATCH_VERSION_WITHOUT_ORDER ? "" : bytes.readUTF();
+            String orderKey = bytes.readUTF();
             Instant receivedAt = Instant.ofEpochMilli(bytes.readLong());
             String headersJson = new String(readBlock(bytes), StandardCharsets.UTF_8);
             Received previous = events.isEmpty() ? null : events.get(events.size() - 1);
             byte[] payload;
             boolean shared;
-            if (version == BATCH_VERSION_WITHOUT_ORDER) {
+            int length = bytes.readInt();
+            if (length == SAME_BODY && previous != null) {
+                payload = previous.event().payload();
+                shared = true;
+            } else if (length == SHARED_BODY) {
                 payload = readBlock(bytes);
-                shared = false;
+                shared = true;
             } else {
-                int length = bytes.readInt();
-                if (length == SAME_BODY && previous != null) {
-                    payload = previous.event().payload();
-                    shared = true;
-                } else if (length == SHARED_BODY && version > BATCH_VERSION_WITHOUT_SHARED_FIRST) {
-                    payload = readBlock(bytes);
-                    shared = true;
-                } else {
-                    payload = readBlock(bytes, length);
-                    shared = false;
-                }
+                payload = readBlock(bytes, length);
+                shared = false;
             }
             events.add(new Received(new WebhookEvent(source, provider, eventId, type, receivedAt, deliveryCount,
                     parseHeaders(headersJson), payload, orderKey.isEmpty() ? null : orderKey, false), headersJson,
@@ -210,34 +187,9 @@ public final class EventMessage {
         return block;
     }
 
-    /** The headers property of the earlier format exactly as sent, for storing without re-encoding. */
-    private static String headersJson(Message message) throws JMSException {
-        String json = message.getStringProperty(HEADERS);
-        return json == null ? "{}" : json;
-    }
-
     /** The broker's delivery count of this message, 1 for the first delivery. */
     public static int deliveryCount(Message message) throws JMSException {
         return message.propertyExists("JMSXDeliveryCount") ? Math.max(1, message.getIntProperty("JMSXDeliveryCount")) : 1;
-    }
-
-    /** Reads an event of the earlier format back, its attempt number the broker's delivery count. */
-    private static WebhookEvent read(Message message) throws JMSException {
-        if (!(message instanceof BytesMessage bytes)) {
-            throw new IllegalArgumentException("expected a BytesMessage, got " + message.getClass().getName());
-        }
-        byte[] payload = new byte[(int) bytes.getBodyLength()];
-        bytes.readBytes(payload);
-        int attempt = deliveryCount(message);
-        return new WebhookEvent(
-                message.getStringProperty(SOURCE),
-                message.getStringProperty(PROVIDER),
-                message.getStringProperty(EVENT_ID),
-                message.getStringProperty(EVENT_TYPE),
-                Instant.ofEpochMilli(message.getLongProperty(RECEIVED_AT)),
-                attempt,
-                parseHeaders(headersJson(message)),
-                payload);
     }
 
     private static Map<String, String> parseHeaders(String json) {

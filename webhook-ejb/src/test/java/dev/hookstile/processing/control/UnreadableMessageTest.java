@@ -37,20 +37,22 @@ class UnreadableMessageTest {
     }
 
     @Test
-    void aMessageWithAReadableIdentityIsRecordedAsThatEvent() throws Exception {
+    void anEventIdentityInPropertiesIsNotTrusted() throws Exception {
+        // As Hookstile's format before the batch: properties naming an event. Nobody writes it now, and what another
+        // producer claims is not an identity to record under.
         var message = bytesMessage("{}".getBytes(StandardCharsets.UTF_8));
-        message.setStringProperty(EventMessage.SOURCE, "gh");
-        message.setStringProperty(EventMessage.PROVIDER, "github");
-        message.setStringProperty(EventMessage.EVENT_ID, "delivery-1");
-        message.setStringProperty(EventMessage.EVENT_TYPE, "push");
+        message.setStringProperty("source", "gh");
+        message.setStringProperty("provider", "github");
+        message.setStringProperty("eventId", "delivery-1");
+        message.setStringProperty("eventType", "push");
+        var failure = assertThrows(IllegalArgumentException.class, () -> EventMessage.receive(message));
 
-        UnreadableMessage recorded = UnreadableMessage.of(message, new NumberFormatException("no receivedAt"),
-                "hookstile.events");
+        UnreadableMessage recorded = UnreadableMessage.of(message, failure, "hookstile.events");
 
-        assertEquals("gh", recorded.source());
-        assertEquals("delivery-1", recorded.eventId());
-        assertEquals("github", recorded.provider());
-        assertEquals("push", recorded.type());
+        assertEquals(ReceivedEvent.UNREADABLE_SOURCE, recorded.source());
+        assertEquals("ID:producer-1:1:1:7", recorded.eventId());
+        assertEquals("unknown", recorded.provider());
+        assertEquals("unknown", recorded.type());
     }
 
     @Test
@@ -58,8 +60,8 @@ class UnreadableMessageTest {
         var message = new ActiveMQTextMessage();
         message.setMessageId(new MessageId("ID:producer-1:1:1:8"));
         message.setText("not an event");
-        message.setStringProperty(EventMessage.SOURCE, "Not A Source\r\n");
-        message.setStringProperty(EventMessage.EVENT_ID, "x".repeat(300));
+        message.setStringProperty("source", "Not A Source\r\n");
+        message.setStringProperty("eventId", "x".repeat(300));
         message.setStringProperty("note", "line\r\nbreak" + "y".repeat(5_000));
         message.setReadOnlyProperties(true);
         message.setReadOnlyBody(true);

@@ -93,27 +93,12 @@ class EventMessageTest {
     }
 
     @Test
-    void aSharedBodyMarkIsRefusedInAVersionThatHadNone() throws JMSException {
-        BytesMessage message = eventHead("wa", "meta", "m-1", "messages", "");
-        message.writeInt(2);
-        message.writeBytes("{}".getBytes(StandardCharsets.UTF_8));
-        message.writeInt(-2);
-        message.writeInt(2);
-        message.writeBytes("{}".getBytes(StandardCharsets.UTF_8));
-        message.setIntProperty(EventMessage.BATCH, 2);
-        message.setIntProperty(EventMessage.EVENTS, 1);
-
-        BytesMessage hostile = readable(message);
-        assertThrows(IllegalArgumentException.class, () -> EventMessage.receive(hostile));
-    }
-
-    @Test
     void aSharedBodyWithNothingBeforeItIsRefused() throws JMSException {
         BytesMessage message = eventHead("wa", "meta", "m-1", "messages", "");
         message.writeInt(2);
         message.writeBytes("{}".getBytes(StandardCharsets.UTF_8));
         message.writeInt(-1);
-        message.setIntProperty(EventMessage.BATCH, 2);
+        message.setIntProperty(EventMessage.BATCH, 3);
         message.setIntProperty(EventMessage.EVENTS, 1);
 
         BytesMessage hostile = readable(message);
@@ -121,41 +106,18 @@ class EventMessageTest {
     }
 
     @Test
-    void aMessageOfTheEarlierFormatIsStillRead() throws JMSException {
-        BytesMessage message = new ActiveMQBytesMessage();
-        message.writeBytes("{\"b\":2}".getBytes(StandardCharsets.UTF_8));
-        message.setStringProperty(EventMessage.SOURCE, "gh");
-        message.setStringProperty(EventMessage.PROVIDER, "github");
-        message.setStringProperty(EventMessage.EVENT_ID, "old-1");
-        message.setStringProperty(EventMessage.EVENT_TYPE, "push");
-        message.setLongProperty(EventMessage.RECEIVED_AT, RECEIVED.toEpochMilli());
-        message.setStringProperty(EventMessage.HEADERS, EventMessage.headersJson(Map.of("x-github-event", "push")));
+    void onlyTheCurrentVersionIsRead() throws JMSException {
+        BytesMessage unversioned = new ActiveMQBytesMessage();
+        unversioned.writeBytes("{\"b\":2}".getBytes(StandardCharsets.UTF_8));
+        unversioned.setStringProperty("source", "gh");
+        BytesMessage older = EventMessage.create(SESSION, List.of(new EventMessage.Outgoing("gh", "github", "id-1",
+                "push", null, RECEIVED, "{}", new byte[]{1, 2, 3})));
+        older.setIntProperty(EventMessage.BATCH, 2);
 
-        List<EventMessage.Received> read = EventMessage.receive(readable(message));
-
-        assertEquals(1, read.size());
-        assertEquals("old-1", read.get(0).event().eventId());
-        assertEquals(RECEIVED, read.get(0).event().receivedAt());
-        assertEquals("{\"b\":2}", read.get(0).event().payloadAsString());
-        assertEquals("push", read.get(0).event().header("x-github-event"));
-    }
-
-    @Test
-    void aBatchOfTheFirstVersionWithoutOrderKeysIsStillRead() throws JMSException {
-        BytesMessage message = eventHead("gh", "github", "v1-1", "push", null);
-        byte[] headers = "{}".getBytes(StandardCharsets.UTF_8);
-        message.writeInt(headers.length);
-        message.writeBytes(headers);
-        message.writeInt(3);
-        message.writeBytes(new byte[]{1, 2, 3});
-        message.setIntProperty(EventMessage.BATCH, 1);
-        message.setIntProperty(EventMessage.EVENTS, 1);
-
-        List<EventMessage.Received> read = EventMessage.receive(readable(message));
-
-        assertEquals("v1-1", read.get(0).event().eventId());
-        assertEquals(null, read.get(0).event().orderKey());
-        assertArrayEquals(new byte[]{1, 2, 3}, read.get(0).event().payload());
+        BytesMessage first = readable(unversioned);
+        BytesMessage second = readable(older);
+        assertThrows(IllegalArgumentException.class, () -> EventMessage.receive(first));
+        assertThrows(IllegalArgumentException.class, () -> EventMessage.receive(second));
     }
 
     @Test
@@ -170,9 +132,9 @@ class EventMessageTest {
 
     @Test
     void aBlockLongerThanTheMessageIsRefusedBeforeAnythingIsAllocated() throws JMSException {
-        BytesMessage message = eventHead("gh", "github", "id-1", "push", null);
+        BytesMessage message = eventHead("gh", "github", "id-1", "push", "");
         message.writeInt(Integer.MAX_VALUE);
-        message.setIntProperty(EventMessage.BATCH, 1);
+        message.setIntProperty(EventMessage.BATCH, 3);
         message.setIntProperty(EventMessage.EVENTS, 1);
 
         BytesMessage hostile = readable(message);
@@ -180,8 +142,8 @@ class EventMessageTest {
     }
 
     /**
-     * A message written by hand up to an event's headers: its names, then the order key when given (version 2; none
-     * for version 1), then the receive time.
+     * A message written by hand up to an event's headers: its names, then the order key when given, then the receive
+     * time.
      */
     private static BytesMessage eventHead(String source, String provider, String eventId, String type,
                                           String orderKey) throws JMSException {
