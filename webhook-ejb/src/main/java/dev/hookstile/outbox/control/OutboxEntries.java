@@ -5,6 +5,7 @@ import dev.hookstile.platform.StatementFailure;
 import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.outbox.entity.OutboxEntry;
 import dev.hookstile.platform.boundary.ContainerResources;
+import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -42,9 +43,19 @@ public class OutboxEntries {
     @Inject
     EntityManager em;
 
+    private boolean embedded;
+    private String dueQuery;
+
+    @PostConstruct
+    void chooseQueries() {
+        onEmbeddedDatabase(ContainerResources.embeddedDatabase());
+    }
+
     /** The embedded database serves one instance: nothing to skip, and H2 has no {@code SKIP LOCKED}. */
-    private final boolean embedded = ContainerResources.embeddedDatabase();
-    private final String dueQuery = embedded ? OutboxEntry.DUE : OutboxEntry.DUE_LOCKED;
+    void onEmbeddedDatabase(boolean embedded) {
+        this.embedded = embedded;
+        this.dueQuery = embedded ? OutboxEntry.DUE : OutboxEntry.DUE_LOCKED;
+    }
 
     /**
      * Takes up to {@code limit} due entries for {@code lease}: until then no instance takes them again.
