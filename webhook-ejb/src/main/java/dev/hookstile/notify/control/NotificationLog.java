@@ -4,7 +4,7 @@ import dev.hookstile.platform.StatementFailure;
 
 import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.notify.control.NotifySettings;
-import dev.hookstile.notify.entity.NotifyMark;
+import dev.hookstile.notify.control.NotifyMark;
 import dev.hookstile.outbox.boundary.ForwardingSchedule;
 import dev.hookstile.source.Destination;
 import jakarta.ejb.Stateless;

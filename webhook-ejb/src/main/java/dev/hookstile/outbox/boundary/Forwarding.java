@@ -13,4 +13,11 @@ import java.time.Instant;
 public record Forwarding(long id, String source, String eventId, String type, String destination, String status,
                        int attempts, Instant createdAt, Instant nextAttemptAt, Instant deliveredAt,
                        String lastError, int effect) {
+
+    /** Waiting to be sent, or to be sent again. */
+    public static final String PENDING = "pending";
+    /** Sent and answered 2xx. */
+    public static final String DELIVERED = "delivered";
+    /** Failed permanently or too often: kept, sent again only by a replay. */
+    public static final String DEAD = "dead";
 }

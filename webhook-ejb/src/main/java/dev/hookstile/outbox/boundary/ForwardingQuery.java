@@ -1,6 +1,6 @@
 package dev.hookstile.outbox.boundary;
 
-import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxEntry;
 
 import java.time.Instant;
 import java.util.Set;

@@ -4,7 +4,7 @@ import dev.hookstile.platform.StatementFailure;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.boundary.EventRecorder;
-import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxEntry;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.source.Destination;
 import jakarta.annotation.Resource;

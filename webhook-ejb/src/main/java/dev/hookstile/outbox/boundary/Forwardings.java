@@ -4,7 +4,7 @@ import dev.hookstile.platform.StatementFailure;
 
 import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.outbox.control.OutboxEntries;
-import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxEntry;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;

@@ -4,7 +4,7 @@ import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Family;
 import dev.hookstile.metrics.boundary.Gauge;
 import dev.hookstile.metrics.boundary.Metrics;
-import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxEntry;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.Destination;

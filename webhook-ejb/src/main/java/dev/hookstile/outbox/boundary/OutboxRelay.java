@@ -3,7 +3,7 @@ package dev.hookstile.outbox.boundary;
 import dev.hookstile.outbox.control.DestinationBreakers;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
-import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxEntry;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.platform.boundary.SchemaMigration;

@@ -3,7 +3,7 @@ package dev.hookstile.outbox.control;
 import dev.hookstile.platform.StatementFailure;
 
 import dev.hookstile.events.boundary.EventRecorder;
-import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxEntry;
 import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Stateless;

@@ -3,7 +3,7 @@ package dev.hookstile.notify.control;
 import dev.hookstile.MapConfig;
 import dev.hookstile.notify.control.NotifySettings;
 import dev.hookstile.outbox.boundary.ForwardingSchedule;
-import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxEntry;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.Destination;
 import jakarta.json.Json;

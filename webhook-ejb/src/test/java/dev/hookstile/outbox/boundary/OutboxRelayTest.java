@@ -6,7 +6,7 @@ import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.MapConfig;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
-import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxEntry;
 import dev.hookstile.source.Destination;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.NotificationOptions;

@@ -1,6 +1,6 @@
 package dev.hookstile.outbox.control;
 
-import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxEntry;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import jakarta.persistence.EntityManager;
 import org.flywaydb.core.Flyway;

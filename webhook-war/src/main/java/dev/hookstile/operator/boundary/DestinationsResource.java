@@ -3,7 +3,7 @@ package dev.hookstile.operator.boundary;
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.outbox.boundary.Breakers;
 import dev.hookstile.outbox.boundary.Forwardings;
-import dev.hookstile.outbox.entity.OutboxEntry;
+import dev.hookstile.outbox.boundary.Forwarding;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
@@ -46,8 +46,8 @@ public class DestinationsResource {
             if (source.destination() != null) {
                 String url = source.destination().url().toString();
                 views.add(new View(source.name(), "http", Redacted.url(url), breakers.of(url).label(),
-                        deliveries.count(source.name(), url, OutboxEntry.PENDING, EventCounts.COUNT_LIMIT),
-                        deliveries.count(source.name(), url, OutboxEntry.DEAD, EventCounts.COUNT_LIMIT)));
+                        deliveries.count(source.name(), url, Forwarding.PENDING, EventCounts.COUNT_LIMIT),
+                        deliveries.count(source.name(), url, Forwarding.DEAD, EventCounts.COUNT_LIMIT)));
             }
             if (source.backOffice() != null) {
                 views.add(new View(source.name(), "jms", (source.backOffice().topic() ? "topic:" : "queue:")

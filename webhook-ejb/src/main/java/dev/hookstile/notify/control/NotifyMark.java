@@ -1,4 +1,4 @@
-package dev.hookstile.notify.entity;
+package dev.hookstile.notify.control;
 
 /**
  * The statements of the notifier: its marks in {@code notify_mark} and the deaths it reads from the attempts'

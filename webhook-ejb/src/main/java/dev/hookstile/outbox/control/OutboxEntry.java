@@ -1,4 +1,4 @@
-package dev.hookstile.outbox.entity;
+package dev.hookstile.outbox.control;
 
 /**
  * The statements on {@code outbox}: plain SQL through JDBC on the transaction's connection, like the claim. Kept to
