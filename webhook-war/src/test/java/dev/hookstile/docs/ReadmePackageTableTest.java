@@ -23,7 +23,7 @@ class ReadmePackageTableTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     /** A table row: | `feature` | webhook-ejb | webhook-war |. */
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z]+)` \\|(.*)\\|(.*)\\|\\s*$");
-    /** A class name in backticks: `EventRecorder`, `OrderedEventConsumer0`..`3` counts its first. */
+    /** A class name in backticks: `EventRecorder`. */
     private static final Pattern CLASS = Pattern.compile("`([A-Z][A-Za-z0-9]+)`");
 
     private static List<String> classesIn(String cell) {

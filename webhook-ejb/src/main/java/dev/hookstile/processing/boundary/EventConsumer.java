@@ -27,6 +27,10 @@ import java.util.logging.Logger;
  * too: recorded dead with its bytes, {@link UnreadableMessages}); it goes back to the broker (a
  * rollback, redelivered with exponential back-off) when the event is retrying or its failure could not even be
  * recorded (the database is down). ActiveMQ logs an ERROR for each rolled-back delivery; that is expected.
+ *
+ * <p>Deployed five times: by its annotation on the event queue, with {@code HOOKSTILE_PROCESSING_CONCURRENCY}
+ * sessions, and by {@code META-INF/ejb-jar.xml} once per ordered queue ({@code OrderedEventConsumer0} to {@code 3}),
+ * with one session each, so that the events of a key are processed one at a time in the order they were queued.
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = ContainerResources.RESOURCE_ADAPTER),
