@@ -16,7 +16,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import java.io.File;
 import java.nio.file.Path;
 
-/** The archive under test: the real hookstile.war as built, plus the test handler and probe. */
+/** The archive under test: the real hookstile.war as built, plus the test handler and probes and the tests' sources. */
 public final class Deployments {
 
     private Deployments() {
@@ -26,7 +26,8 @@ public final class Deployments {
         return ShrinkWrap.createFromZipFile(WebArchive.class, new File(System.getProperty("hookstile.it.war")))
                 .addClasses(EffectRecorder.class, EffectTable.class, EventsProbe.class, BackOfficeProbe.class,
                         EffectSender.class, OrderRecorder.class, OrderProbe.class, ConsumerDetacher.class)
-                .addClasses(QueueProbe.class);
+                .addClasses(QueueProbe.class)
+                .addAsLibrary(ItSources.jar());
     }
 
     /** The same archive as a file, for tests that run it with the launcher. */

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A webhook sender and observer for the integration tests: signs as the providers do (Stripe through its official
- * SDK), posts, and reads back what the server recorded. The secrets match the sources configured in the POM.
+ * SDK), posts, and reads back what the server recorded. The secrets are those of the sources in {@link ItSources}.
  */
 public final class Webhooks {
 

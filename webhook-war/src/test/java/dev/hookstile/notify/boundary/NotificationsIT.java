@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.hookstile.it.Deployments;
 import dev.hookstile.it.ItEnvironment;
+import dev.hookstile.it.ItSources;
 import dev.hookstile.it.ServerProcess;
 import dev.hookstile.it.Webhooks;
 import jakarta.json.JsonObject;
@@ -78,7 +79,7 @@ class NotificationsIT {
         Path work = Files.createDirectories(ItEnvironment.dir().resolve("notifications-" + UUID.randomUUID()));
         server = new ServerProcess(work, Deployments.exportTo(work.resolve("hookstile-it.war")))
                 .with("HOOKSTILE_JAVA_OPTS", "-Xms128m -Xmx512m")
-                .with("HOOKSTILE_SOURCES", System.getenv("HOOKSTILE_SOURCES") + ",dying")
+                .with("HOOKSTILE_SOURCES", ItSources.NAMES + ",dying")
                 .with("HOOKSTILE_SOURCES_DYING_PROVIDER", "standard-webhooks")
                 .with("HOOKSTILE_SOURCES_DYING_SECRETS", Webhooks.STANDARD_SECRET)
                 .with("HOOKSTILE_SOURCES_DYING_RETRIES", "0")
