@@ -39,15 +39,6 @@ public class BodyFingerprints {
     EntityManager em;
 
     /**
-     * The event whose body this one repeats, received within {@code window} before it; takes the body if none.
-     *
-     * @param sha256 the body's fingerprint, as its provider computes it
-     */
-    public Optional<Repeat> repeatOf(WebhookEvent event, byte[] sha256, Duration window) {
-        return repeatsOf(List.of(new Body(event, sha256, window))).get(0);
-    }
-
-    /**
      * An event's body to look up, with its source's window.
      *
      * @param sha256 the body's fingerprint, as its provider computes it
@@ -56,7 +47,8 @@ public class BodyFingerprints {
     }
 
     /**
-     * {@link #repeatOf} for each of these bodies, in one round trip when none is taken yet (the usual case): the
+     * For each of these bodies, the event whose body it repeats, received within its window before or after it; a
+     * body no event took within its window is taken. In one round trip when none is taken yet (the usual case): the
      * fingerprints are inserted together, and only a body whose fingerprint exists is looked at alone.
      *
      * @return for each body, in the order given, the event it repeats

@@ -47,32 +47,19 @@ public class EventRecorder {
     EntityManager em;
 
     /**
-     * Claims an event never recorded before, with the status it will have if the transaction commits.
-     * {@code false} when the row exists: another delivery owns it (committed, or still in flight; PostgreSQL then
-     * waits for that transaction before answering); or when the retention deleted it and left its tombstone.
+     * A new event to claim, and the status it will have if the transaction commits: nobody sees it before the
+     * transaction, handlers included, commits.
      *
      * @param bodyDigest the digest of its body stored shared ({@link #storeBodies}), or {@code null}: its own copy
-     */
-    public boolean claimNew(WebhookEvent event, String headersJson, String bodyDigest, EventStatus status,
-                            Instant now) {
-        Timestamp at = Timestamp.from(now);
-        return update(ReceivedEvent.CLAIM, event.source(), event.eventId(), event.provider(), event.type(),
-                status.column(), event.attempt(), Timestamp.from(event.receivedAt()), at, at, headersJson,
-                ownPayload(event, bodyDigest), bodyDigest, event.source(), event.eventId()) == 1;
-    }
-
-    /**
-     * A new event to claim with others, and the status it will have if the transaction commits.
-     *
-     * @param bodyDigest as for {@link #claimNew(WebhookEvent, String, String, EventStatus, Instant)}
      */
     public record NewClaim(WebhookEvent event, String headersJson, String bodyDigest, EventStatus status) {
     }
 
     /**
-     * Claims events never recorded before, in one round trip: {@link #claimNew} for each, in the order given (callers
-     * sort them, so that two transactions claiming overlapping events lock their rows in the same order and never
-     * deadlock).
+     * Claims events never recorded before, in one round trip, in the order given (callers sort them, so that two
+     * transactions claiming overlapping events lock their rows in the same order and never deadlock). An event is
+     * not claimed when its row exists: another delivery owns it (committed, or still in flight; PostgreSQL then
+     * waits for that transaction before answering); or when the retention deleted it and left its tombstone.
      *
      * @return for each, whether this transaction claimed it
      * @throws StatementFailure also when the driver does not say which rows it inserted: the caller must roll back
@@ -195,17 +182,6 @@ public class EventRecorder {
     /** Sets the status of an event claimed in this transaction, with the reason an operator reads. */
     public void setStatus(WebhookEvent event, EventStatus status, String reason) {
         update(ReceivedEvent.SET_STATUS, status.column(), reason, event.source(), event.eventId());
-    }
-
-    /**
-     * Adds a line to the event's history.
-     *
-     * @param durationMillis how long the try took, from its start to its outcome; {@code null} when no try ran
-     */
-    public void recordAttempt(WebhookEvent event, int attempt, String outcome, String failure, String error,
-                              Instant at, Integer durationMillis) {
-        update(EventAttempt.RECORD, event.source(), event.eventId(), attempt, outcome, failure, error,
-                Timestamp.from(at), number(durationMillis));
     }
 
     private static Object number(Integer value) {

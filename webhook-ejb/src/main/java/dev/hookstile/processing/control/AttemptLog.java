@@ -80,21 +80,14 @@ public class AttemptLog {
             return false;
         }
         // No try ran: no duration.
-        claim.recordAttempt(event, 1, EventStatus.DEAD.column(), Failure.Kind.PERMANENT.column(), message.reason(),
-                now, null);
+        claim.recordAttempts(List.of(new EventRecorder.AttemptLine(event, 1, EventStatus.DEAD.column(),
+                Failure.Kind.PERMANENT.column(), message.reason(), now, null)));
         return true;
     }
 
     private void writeHistory(Attempts attempts, int total, EventStatus status) {
         attempts.recorded(total);
-        List<Failure> failures = attempts.failures();
-        int first = total - failures.size() + 1;
-        for (int i = 0; i < failures.size(); i++) {
-            Failure failure = failures.get(i);
-            String outcome = i == failures.size() - 1 ? status.column() : EventStatus.RETRYING.column();
-            claim.recordAttempt(attempts.event(), first + i, outcome, failure.kind().column(), failure.summary(),
-                    failure.at(), failure.durationMillis());
-        }
+        claim.recordAttempts(attempts.failureLines(total - attempts.failures().size() + 1, status));
     }
 
     private static EventStatus status(Attempts attempts, boolean lastDelivery, int total, int replayBase) {

@@ -1,6 +1,8 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.events.boundary.EventRecorder;
+import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.source.BackOfficeDestination;
 import dev.hookstile.source.Destination;
 
@@ -132,6 +134,27 @@ public final class Attempts {
         this.claimed = true;
         this.attemptsBefore = attemptsBefore;
         this.replayBase = replayBase;
+    }
+
+    /** Whether the event claimed was queued again by an operator's replay. */
+    boolean replayed() {
+        return replayBase > 0;
+    }
+
+    /**
+     * The history lines of this delivery's failed tries, numbered from {@code first}: each {@code retrying}, but the
+     * last, which is {@code last} (what the delivery's failure was recorded as, or {@code retrying} before a try
+     * that succeeded).
+     */
+    List<EventRecorder.AttemptLine> failureLines(int first, EventStatus last) {
+        var lines = new ArrayList<EventRecorder.AttemptLine>(failures.size());
+        for (int i = 0; i < failures.size(); i++) {
+            Failure failure = failures.get(i);
+            String outcome = (i == failures.size() - 1 ? last : EventStatus.RETRYING).column();
+            lines.add(new EventRecorder.AttemptLine(event, first + i, outcome, failure.kind().column(),
+                    failure.summary(), failure.at(), failure.durationMillis()));
+        }
+        return lines;
     }
 
     /** The attempt number the delivery's last failure was recorded as. */

@@ -78,39 +78,38 @@ public class EventProcessor {
         lowerPriority();
         // A shared body is the same array for each of its events in the message: hashed once.
         var digests = new IdentityHashMap<byte[], String>(2);
-        if (events.size() == 1) {
-            EventMessage.Received only = events.get(0);
-            return process(attemptsOf(only, digests), only.deliveryCount()).redeliver();
-        }
-        var batch = new ArrayList<Attempts>(events.size());
+        var group = new ArrayList<Attempts>(events.size());
         for (EventMessage.Received received : events) {
-            batch.add(attemptsOf(received, digests));
+            group.add(attemptsOf(received, digests));
         }
-        List<Attempts> alone;
-        try {
-            alone = tries.runAll(batch, clock.instant());
-        } catch (TryFailed | RuntimeException e) {
-            // Rolled back whole: every event gets a try of its own, which finds the failing one and records it.
-            LOG.log(Level.FINE, e, () -> "A try of " + batch.size() + " events together failed; trying each alone");
-            alone = batch;
-        } finally {
-            // An interrupt left by a handler (or its deadline) must neither reach the next try nor escape the
-            // consumer, which would leave the message unacknowledged until a restart.
-            Thread.interrupted();
-        }
-        if (alone.size() < batch.size()) {
-            // Committed together: each counted by how its share of the try ended.
-            Instant now = clock.instant();
-            for (Attempts attempts : batch) {
-                // Only those it processed succeeded: the others were left for a try of their own.
-                if (attempts.succeeded() != null) {
-                    processingMetrics.succeeded(attempts, attempts.succeeded(), now);
+        int deliveryCount = events.get(0).deliveryCount();
+        if (group.size() > 1) {
+            try {
+                tries.run(group, clock.instant());
+                // Committed together: each counted by how its share of the try ended.
+                Instant now = clock.instant();
+                for (Attempts attempts : group) {
+                    if (attempts.succeeded() != Outcome.OWNED_ELSEWHERE) {
+                        processingMetrics.succeeded(attempts, attempts.succeeded(), now);
+                    }
                 }
+                return false;
+            } catch (TryFailed | RuntimeException e) {
+                // Rolled back whole: every event gets a try of its own, from scratch, which finds the failing one
+                // and records it.
+                LOG.log(Level.FINE, e, () -> "A try of " + events.size() + " events together failed; trying each alone");
+                group.clear();
+                for (EventMessage.Received received : events) {
+                    group.add(attemptsOf(received, digests));
+                }
+            } finally {
+                // An interrupt left by a handler (or its deadline) must neither reach the next try nor escape the
+                // consumer, which would leave the message unacknowledged until a restart.
+                Thread.interrupted();
             }
         }
         boolean redeliver = false;
-        int deliveryCount = events.get(0).deliveryCount();
-        for (Attempts attempts : alone) {
+        for (Attempts attempts : group) {
             redeliver |= process(attempts, deliveryCount).redeliver();
         }
         return redeliver;

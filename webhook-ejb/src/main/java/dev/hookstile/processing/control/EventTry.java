@@ -18,14 +18,12 @@ import jakarta.jms.JMSException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * One try: claim, handlers, history, in a transaction of its own, so that a failed try rolls back completely (its
@@ -63,10 +61,21 @@ public class EventTry {
     @Inject
     KeyOrder keyOrder;
 
-    /** @throws TryFailed wrapping whatever the try threw, after its transaction was marked for rollback */
-    public Outcome run(Attempts attempts, Instant now) throws TryFailed {
+    /**
+     * One try of the events of a message, together (a single event is a group of one): their claims in one statement
+     * batch, the handlers of each in turn, their history lines in another batch, one commit. An event recorded
+     * before (retrying, or queued again by a replay) is claimed again on its row; one another delivery owns or
+     * finished is {@link Outcome#OWNED_ELSEWHERE} and runs nothing. When anything fails the whole transaction rolls
+     * back, and the caller tries each event alone, which finds the failing one and records it.
+     *
+     * <p>Each event's {@link Attempts#succeeded() outcome} is set, with its share of the try: from the end of the
+     * event before it (the first's from the try's start, with the group's claims) to the end of its own handlers.
+     *
+     * @throws TryFailed wrapping whatever the try threw, after its transaction was marked for rollback
+     */
+    public void run(List<Attempts> group, Instant now) throws TryFailed {
         try {
-            return tryOnce(attempts, now);
+            tryGroup(group, now);
         } catch (Throwable e) {
             // Passed as an application exception: the cause reaches the classifier as thrown, with no EJBException
             // around it and no system-exception log line for an expected handler failure.
@@ -74,104 +83,100 @@ public class EventTry {
         }
     }
 
-    /**
-     * One try of the new events of a message, together: their claims in one statement batch, the handlers of each
-     * in turn, their history lines in another batch, and one commit. Only events never recorded before are taken
-     * here, with their bodies' fingerprints in one more batch where the source deduplicates bodies; the others, and
-     * every event when anything fails (the whole transaction then rolls back), are left for a try of their own
-     * ({@link #run}), which retries and records failures as ever. A redelivered message's events are mostly finished already: their claims answer 0
-     * and they go alone to find that out.
-     *
-     * @return the events this try did not process, in the order given
-     * @throws TryFailed wrapping whatever the try threw, after its transaction was marked for rollback
-     */
-    public List<Attempts> runAll(List<Attempts> batch, Instant now) throws TryFailed {
-        try {
-            return tryAll(batch, now);
-        } catch (Throwable e) {
-            throw new TryFailed(e);
+    private void tryGroup(List<Attempts> group, Instant now) throws Exception {
+        List<Attempts> byKey = group;
+        if (group.size() > 1) {
+            // Claimed in key order: transactions claiming overlapping events lock the rows in the same order.
+            byKey = new ArrayList<>(group);
+            byKey.sort(BY_KEY);
         }
-    }
-
-    private List<Attempts> tryAll(List<Attempts> batch, Instant now) throws Exception {
-        var candidates = new ArrayList<Attempts>(batch.size());
-        for (Attempts attempts : batch) {
-            // Ordered events go alone: each is told whether it is older than its key's last (KeyOrder).
-            if (attempts.tryIndex() == 1 && attempts.event().orderKey() == null) {
-                candidates.add(attempts);
-            }
-        }
-        // Claimed in key order: transactions claiming overlapping events lock the rows in the same order.
-        candidates.sort(BY_KEY);
-        var claims = new ArrayList<EventRecorder.NewClaim>(candidates.size());
+        var claims = new ArrayList<EventRecorder.NewClaim>(byKey.size());
         var statuses = new IdentityHashMap<Attempts, EventStatus>();
         Map<String, byte[]> bodies = Map.of();
-        for (Attempts attempts : candidates) {
+        for (Attempts attempts : byKey) {
+            // Forwarded or published counts as handled: the event's effect is what leaves.
             EventStatus status = handlers.handles(attempts.event()) || attempts.leaves()
                     ? EventStatus.COMPLETED : EventStatus.IGNORED;
             statuses.put(attempts, status);
-            claims.add(new EventRecorder.NewClaim(attempts.event().withAttempt(1), attempts.headersJson(),
-                    attempts.bodyDigest(), status));
+            claims.add(new EventRecorder.NewClaim(attempts.event().withAttempt(attempts.tryIndex()),
+                    attempts.headersJson(), attempts.bodyDigest(), status));
             if (attempts.bodyDigest() != null) {
                 bodies = bodies.isEmpty() ? new HashMap<>(2) : bodies;
                 bodies.putAll(attempts.sharedBody());
             }
         }
         claim.storeBodies(bodies, now);
-        boolean[] claimed = claims.isEmpty() ? new boolean[0] : claim.claimNew(claims, now);
-        var processed = Collections.newSetFromMap(new IdentityHashMap<Attempts, Boolean>());
-        for (int i = 0; i < claimed.length; i++) {
-            if (claimed[i]) {
-                processed.add(candidates.get(i));
+        boolean[] isNew = claim.claimNew(claims, now);
+        // Each claimed event as its handlers see it: its attempt number, and whether it is older than its key's last.
+        var claimed = new IdentityHashMap<Attempts, WebhookEvent>();
+        for (int i = 0; i < isNew.length; i++) {
+            Attempts attempts = byKey.get(i);
+            int tryIndex = attempts.tryIndex();
+            if (isNew[i]) {
+                attempts.claimed(0, 0);
+                claimed.put(attempts, attempts.event().withAttempt(tryIndex));
+                continue;
+            }
+            // A redelivered message's events are mostly finished already: their claims answer 0, and so does this.
+            Optional<EventRecorder.State> reclaimed = claim.reclaim(attempts.event(), statuses.get(attempts),
+                    tryIndex, now);
+            if (reclaimed.isPresent()) {
+                int attempt = reclaimed.get().attempts();
+                attempts.claimed(attempt - tryIndex, reclaimed.get().replayBase());
+                claimed.put(attempts, attempts.event().withAttempt(attempt));
             }
         }
-        Map<Attempts, String> repeats = repeatsAmong(processed);
-        var lines = new ArrayList<EventRecorder.AttemptLine>(processed.size());
-        var alone = new ArrayList<Attempts>(batch.size() - processed.size());
-        // Each event's share of the try runs from the end of the one before it (the first's from the try's start,
-        // with the group's claims) to the end of its own handlers: one clock read per event, as alone.
+        for (Attempts attempts : group) {
+            WebhookEvent event = claimed.get(attempts);
+            if (event != null) {
+                claimed.put(attempts, keyOrder.processing(event, now));
+            }
+        }
+        Map<Attempts, String> repeats = repeatsAmong(group, claimed);
+        var lines = new ArrayList<EventRecorder.AttemptLine>(group.size() + 1);
         Instant start = now;
-        for (Attempts attempts : batch) {
-            if (!processed.contains(attempts)) {
-                alone.add(attempts);
+        for (Attempts attempts : group) {
+            WebhookEvent event = claimed.get(attempts);
+            if (event == null) {
+                attempts.succeeded(Outcome.OWNED_ELSEWHERE, 0);
                 continue;
             }
-            WebhookEvent claimedEvent = attempts.event().withAttempt(1);
+            EventStatus status = statuses.get(attempts);
             String repeat = repeats.get(attempts);
             if (repeat != null) {
-                claim.setStatus(claimedEvent, EventStatus.IGNORED, repeat);
-                Instant end = Instant.now();
-                lines.add(new EventRecorder.AttemptLine(claimedEvent, 1, EventStatus.IGNORED.column(), null, repeat,
-                        now, Failure.millisBetween(start, end)));
-                attempts.succeeded(Outcome.IGNORED, Duration.between(start, end).toNanos());
-                start = end;
-                continue;
+                status = EventStatus.IGNORED;
+                claim.setStatus(event, status, repeat);
+            } else {
+                leave(attempts, event, now);
+                outbox.processing(event);
+                deadline.run(() -> handlers.dispatch(event));
             }
-            leave(attempts, claimedEvent, now);
-            outbox.processing(claimedEvent);
-            deadline.run(() -> handlers.dispatch(claimedEvent));
+            // The outcome is known once the handlers returned; the commit that follows is not counted (the line is
+            // part of it). One clock read per event: the try's start was read before it began.
             Instant end = Instant.now();
-            lines.add(new EventRecorder.AttemptLine(claimedEvent, 1, statuses.get(attempts).column(), null, null, now,
+            lines.addAll(attempts.failureLines(event.attempt() - attempts.failures().size(), EventStatus.RETRYING));
+            lines.add(new EventRecorder.AttemptLine(event, event.attempt(), status.column(), null, repeat, now,
                     Failure.millisBetween(start, end)));
-            attempts.succeeded(statuses.get(attempts) == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED,
+            attempts.succeeded(status == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED,
                     Duration.between(start, end).toNanos());
             start = end;
         }
         if (!lines.isEmpty()) {
             claim.recordAttempts(lines);
         }
-        return alone;
     }
 
     /**
      * Of these events just claimed, those whose body repeats another event's within their source's window, each
-     * with the reason it is ignored; the others' bodies are taken, all in one round trip.
+     * with the reason it is ignored; the others' bodies are taken, all in one round trip. After the claim, so a
+     * second delivery of this very event stops at its claim and never looks; a replayed event is not looked at:
+     * the operator asked for it to run.
      */
-    private Map<Attempts, String> repeatsAmong(Set<Attempts> claimed) {
-        var looked = new ArrayList<Attempts>(claimed.size());
-        var bodies = new ArrayList<BodyFingerprints.Body>(claimed.size());
-        for (Attempts attempts : claimed) {
-            if (!attempts.bodyWindow().isZero()) {
+    private Map<Attempts, String> repeatsAmong(List<Attempts> group, Map<Attempts, WebhookEvent> claimed) {
+        var looked = new ArrayList<Attempts>(group.size());
+        var bodies = new ArrayList<BodyFingerprints.Body>(group.size());
+        for (Attempts attempts : group) {
+            if (claimed.containsKey(attempts) && !attempts.bodyWindow().isZero() && !attempts.replayed()) {
                 looked.add(attempts);
                 bodies.add(new BodyFingerprints.Body(attempts.event(), fingerprint(attempts.event()),
                         attempts.bodyWindow()));
@@ -198,45 +203,6 @@ public class EventTry {
             .comparing((Attempts attempts) -> attempts.event().source())
             .thenComparing(attempts -> attempts.event().eventId());
 
-    private Outcome tryOnce(Attempts attempts, Instant now) throws Exception {
-        WebhookEvent event = attempts.event();
-        int tryIndex = attempts.tryIndex();
-        // Forwarded or published counts as handled: the event's effect is what leaves.
-        EventStatus status = handlers.handles(event) || attempts.leaves() ? EventStatus.COMPLETED : EventStatus.IGNORED;
-        int attempt;
-        int replayBase;
-        claim.storeBodies(attempts.sharedBody(), now);
-        if (claim.claimNew(event.withAttempt(tryIndex), attempts.headersJson(), attempts.bodyDigest(), status, now)) {
-            attempt = tryIndex;
-            replayBase = 0;
-        } else {
-            Optional<EventRecorder.State> reclaimed = claim.reclaim(event, status, tryIndex, now);
-            if (reclaimed.isEmpty()) {
-                return Outcome.OWNED_ELSEWHERE;
-            }
-            attempt = reclaimed.get().attempts();
-            replayBase = reclaimed.get().replayBase();
-        }
-        attempts.claimed(attempt - tryIndex, replayBase);
-        WebhookEvent claimed = keyOrder.processing(event.withAttempt(attempt), now);
-        // After the claim, so a second delivery of this very event stops at its claim and never looks; skipped for
-        // a replayed event: the operator asked for it to run.
-        Optional<BodyFingerprints.Repeat> repeat = attempts.bodyWindow().isZero() || replayBase > 0
-                ? Optional.empty() : fingerprints.repeatOf(event, fingerprint(event), attempts.bodyWindow());
-        if (repeat.isPresent()) {
-            status = EventStatus.IGNORED;
-            String reason = repeatReason(repeat.get(), attempts);
-            claim.setStatus(claimed, status, reason);
-            recordHistory(attempts, claimed, attempt, status, reason, now);
-            return Outcome.IGNORED;
-        }
-        leave(attempts, claimed, now);
-        outbox.processing(claimed);
-        deadline.run(() -> handlers.dispatch(claimed));
-        recordHistory(attempts, claimed, attempt, status, null, now);
-        return status == EventStatus.COMPLETED ? Outcome.COMPLETED : Outcome.IGNORED;
-    }
-
     /** What its provider signs of the body, digested; the bytes' digest for a provider this version does not know. */
     private static byte[] fingerprint(WebhookEvent event) {
         Optional<Provider> provider = Providers.byName(event.provider());
@@ -258,20 +224,5 @@ public class EventTry {
         if (publishTo != null) {
             backOffice.publish(claimed, publishTo);
         }
-    }
-
-    private void recordHistory(Attempts attempts, WebhookEvent claimed, int attempt, EventStatus status, String note,
-                               Instant now) {
-        List<Failure> failures = attempts.failures();
-        int first = attempt - failures.size();
-        for (int i = 0; i < failures.size(); i++) {
-            Failure failure = failures.get(i);
-            claim.recordAttempt(claimed, first + i, EventStatus.RETRYING.column(), failure.kind().column(),
-                    failure.summary(), failure.at(), failure.durationMillis());
-        }
-        // The outcome is known once the handlers returned; the commit that follows is not counted (the line is part
-        // of it). The one clock read a successful try adds: its start was read before it began.
-        claim.recordAttempt(claimed, attempt, status.column(), null, note, now,
-                Failure.millisBetween(now, Instant.now()));
     }
 }

@@ -8,6 +8,7 @@ import org.eclipse.microprofile.faulttolerance.Retry;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 
 /**
  * The tries of one delivery, under MicroProfile Fault Tolerance: a transient failure is retried in process, with
@@ -58,11 +59,9 @@ public class TryRetries {
         // A handler of the previous try may have left this thread interrupted; the next try must not inherit it.
         Thread.interrupted();
         Instant start = clock.instant();
-        long started = System.nanoTime();
         try {
-            Outcome outcome = tries.run(attempts, start);
-            attempts.succeeded(outcome, System.nanoTime() - started);
-            return outcome;
+            tries.run(List.of(attempts), start);
+            return attempts.succeeded();
         } catch (Throwable thrown) {
             // Errors too (a handler's AssertionError, NoClassDefFoundError): unrecorded, they would loop forever.
             Throwable e = thrown instanceof TryFailed && thrown.getCause() != null ? thrown.getCause() : thrown;

@@ -20,21 +20,20 @@ import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One try's order of work, without a container or a database: the claim first, handlers only for what this try
- * claimed, history last, and what a batch leaves for tries of their own. The event store is a stand-in that
- * remembers claims as the table's primary key would; what commits and rolls back is the ITs' to show.
+ * claimed, history last; the events of a message in one try, a single event as a group of one. The event store is a
+ * stand-in that remembers claims as the table's primary key would; what commits and rolls back is the ITs' to show.
  */
 class EventTryTest {
 
     private static final Instant NOW = Instant.parse("2026-11-26T12:00:00Z");
 
     /** The event store, as far as a try sees it: one row per (source, event id). */
-    private static final class Store extends EventRecorder {
+    private static class Store extends EventRecorder {
         final Map<String, String> rows = new HashMap<>();
         final List<String> calls = new ArrayList<>();
 
@@ -60,13 +59,6 @@ class EventTryTest {
         }
 
         @Override
-        public boolean claimNew(WebhookEvent event, String headersJson, String bodyDigest, EventStatus status,
-                                Instant now) {
-            calls.add("claim " + event.eventId());
-            return rows.putIfAbsent(key(event), status.column()) == null;
-        }
-
-        @Override
         public Optional<State> reclaim(WebhookEvent event, EventStatus status, int tries, Instant now) {
             calls.add("reclaim " + event.eventId());
             String row = rows.get(key(event));
@@ -85,13 +77,8 @@ class EventTryTest {
 
         @Override
         public void recordAttempts(List<AttemptLine> lines) {
-            calls.add("history " + lines.stream().map(l -> l.event().eventId() + ":" + l.outcome()).toList());
-        }
-
-        @Override
-        public void recordAttempt(WebhookEvent event, int attempt, String outcome, String failure, String error,
-                                  Instant at, Integer durationMillis) {
-            calls.add("history " + event.eventId() + ":" + attempt + ":" + outcome);
+            calls.add("history " + lines.stream().map(l -> l.event().eventId() + ":" + l.attempt() + ":" + l.outcome())
+                    .toList());
         }
     }
 
@@ -142,9 +129,11 @@ class EventTryTest {
         };
         eventTry.fingerprints = new BodyFingerprints() {
             @Override
-            public Optional<Repeat> repeatOf(WebhookEvent event, byte[] sha256, Duration window) {
-                return event.eventId().startsWith("repeat")
-                        ? Optional.of(new Repeat("original", NOW.minusSeconds(60))) : Optional.empty();
+            public List<Optional<Repeat>> repeatsOf(List<Body> bodies) {
+                store.calls.add("fingerprints " + bodies.stream().map(b -> b.event().eventId()).toList());
+                return bodies.stream().map(b -> b.event().eventId().startsWith("repeat")
+                        ? Optional.of(new Repeat("original", NOW.minusSeconds(60))) : Optional.<Repeat>empty())
+                        .toList();
             }
         };
     }
@@ -154,70 +143,96 @@ class EventTryTest {
                 "{}", 8, 2);
     }
 
-    @Test
-    void aBatchOfNewEventsIsClaimedTogetherThenHandledInTurnThenRecordedTogether() throws TryFailed {
-        List<Attempts> left = eventTry.runAll(List.of(attempts("b", "order.paid"), attempts("a", "order.paid")), NOW);
-
-        assertEquals(List.of(), left);
-        assertEquals(List.of("claim [a, b]", "handlers b", "handlers a", "history [b:completed, a:completed]"),
-                store.calls, "claimed in key order, handled in the message's order");
-        assertEquals(List.of("b@1", "a@1"), handled);
+    /** One try of these events, as the consumer makes it; each event's outcome is then on its attempts. */
+    private void run(Attempts... group) throws TryFailed {
+        eventTry.run(List.of(group), NOW);
     }
 
     @Test
-    void anEventAnotherDeliveryClaimedIsLeftForATryOfItsOwnAndItsHandlersDoNotRun() throws TryFailed {
-        store.rows.put("it/a", "completed");
+    void aGroupOfNewEventsIsClaimedTogetherThenHandledInTurnThenRecordedTogether() throws TryFailed {
+        Attempts b = attempts("b", "order.paid");
         Attempts a = attempts("a", "order.paid");
 
-        List<Attempts> left = eventTry.runAll(List.of(a, attempts("b", "order.paid")), NOW);
+        run(b, a);
 
-        assertEquals(1, left.size());
-        assertSame(a, left.get(0));
-        assertEquals(List.of("b@1"), handled);
+        assertEquals(List.of("claim [a, b]", "handlers b", "handlers a", "history [b:1:completed, a:1:completed]"),
+                store.calls, "claimed in key order, handled in the message's order");
+        assertEquals(List.of("b@1", "a@1"), handled);
+        assertEquals(Outcome.COMPLETED, a.succeeded());
+        assertEquals(Outcome.COMPLETED, b.succeeded());
     }
 
     @Test
-    void orderedEventsAndRetriesAreNeverBatched() throws TryFailed {
-        Attempts ordered = new Attempts(WebhookEvents.standardWebhooks("order.paid").source("it").eventId("o")
-                .orderKey("cus_1", false).payload("{}").build(), "{}", 8, 2);
-        Attempts retry = attempts("r", "order.paid");
-        retry.failed(new Failure(Failure.Kind.TRANSIENT, "busy", NOW));
+    void anEventAnotherDeliveryFinishedRunsNothingWhileTheRestOfItsGroupRuns() throws TryFailed {
+        store.rows.put("it/a", "completed");
+        Attempts a = attempts("a", "order.paid");
+        Attempts b = attempts("b", "order.paid");
 
-        List<Attempts> left = eventTry.runAll(List.of(ordered, retry), NOW);
+        run(a, b);
 
-        assertEquals(List.of(ordered, retry), left);
-        assertEquals(List.of(), handled);
+        assertEquals(Outcome.OWNED_ELSEWHERE, a.succeeded());
+        assertEquals(Outcome.COMPLETED, b.succeeded());
+        assertEquals(List.of("b@1"), handled);
+        assertEquals(List.of("claim [a, b]", "reclaim a", "handlers b", "history [b:1:completed]"), store.calls);
+    }
+
+    @Test
+    void aRetryingEventInAGroupIsReclaimedAndRunsAtItsNextAttempt() throws TryFailed {
+        store.rows.put("it/r", "retrying");
+        Attempts retrying = attempts("r", "order.paid");
+        Attempts fresh = attempts("f", "order.paid");
+
+        run(retrying, fresh);
+
+        assertEquals(List.of("r@3", "f@1"), handled);
+        assertTrue(store.calls.contains("history [r:3:completed, f:1:completed]"), store.calls.toString());
     }
 
     @Test
     void aDuplicateStopsAtTheClaimAndRunsNothing() throws TryFailed {
         store.rows.put("it/a", "completed");
+        Attempts a = attempts("a", "order.paid");
 
-        Outcome outcome = eventTry.run(attempts("a", "order.paid"), NOW);
+        run(a);
 
-        assertEquals(Outcome.OWNED_ELSEWHERE, outcome);
+        assertEquals(Outcome.OWNED_ELSEWHERE, a.succeeded());
         assertEquals(List.of(), handled);
-        assertEquals(List.of("claim a", "reclaim a"), store.calls, "nothing recorded");
+        assertEquals(List.of("claim [a]", "reclaim a"), store.calls, "nothing recorded");
     }
 
     @Test
     void aRetryingEventIsReclaimedAndItsHandlersRunAtItsNextAttempt() throws TryFailed {
         store.rows.put("it/a", "retrying");
+        Attempts a = attempts("a", "order.paid");
 
-        Outcome outcome = eventTry.run(attempts("a", "order.paid"), NOW);
+        run(a);
 
-        assertEquals(Outcome.COMPLETED, outcome);
+        assertEquals(Outcome.COMPLETED, a.succeeded());
         assertEquals(List.of("a@3"), handled, "the recorded attempts go on: the third");
-        assertTrue(store.calls.contains("history a:3:completed"), store.calls.toString());
+        assertTrue(store.calls.contains("history [a:3:completed]"), store.calls.toString());
+    }
+
+    @Test
+    void aTryAfterFailedTriesRecordsThemAsRetryingBeforeItsOwnLine() throws TryFailed {
+        Attempts a = attempts("a", "order.paid");
+        a.failed(new Failure(Failure.Kind.TRANSIENT, "busy", NOW));
+        a.failed(new Failure(Failure.Kind.TRANSIENT, "still busy", NOW));
+
+        run(a);
+
+        assertEquals(List.of("a@3"), handled);
+        assertTrue(store.calls.contains("history [a:1:retrying, a:2:retrying, a:3:completed]"), store.calls.toString());
     }
 
     @Test
     void anEventNoHandlerTakesIsIgnoredAndRecordedSo() throws TryFailed {
-        Outcome outcome = eventTry.run(attempts("a", "nobody.cares"), NOW);
+        Attempts a = attempts("a", "nobody.cares");
 
-        assertEquals(Outcome.IGNORED, outcome);
+        run(a);
+
+        assertEquals(Outcome.IGNORED, a.succeeded());
         assertEquals("ignored", store.rows.get("it/a"));
-        assertTrue(store.calls.contains("history a:1:ignored"), store.calls.toString());
+        assertTrue(store.calls.contains("history [a:1:ignored]"), store.calls.toString());
     }
 
     @Test
@@ -226,29 +241,56 @@ class EventTryTest {
         var attempts = new Attempts(WebhookEvents.standardWebhooks("nobody.cares").source("it").eventId("f")
                 .payload("{}").build(), "{}", null, 8, 2, Duration.ZERO, destination, null);
 
-        Outcome outcome = eventTry.run(attempts, NOW);
+        run(attempts);
 
-        assertEquals(Outcome.COMPLETED, outcome);
+        assertEquals(Outcome.COMPLETED, attempts.succeeded());
         assertEquals(List.of("f -> https://example.test/hooks"), scheduled);
     }
 
     @Test
     void aBodyThatRepeatsAnotherEventsIsIgnoredWithTheReasonAndItsHandlersDoNotRun() throws TryFailed {
-        var attempts = new Attempts(WebhookEvents.standardWebhooks("order.paid").source("it").eventId("repeat-1")
+        var repeat = new Attempts(WebhookEvents.standardWebhooks("order.paid").source("it").eventId("repeat-1")
                 .payload("{}").build(), "{}", null, 8, 2, Duration.ofHours(1), null, null);
+        var own = new Attempts(WebhookEvents.standardWebhooks("order.paid").source("it").eventId("own-1")
+                .payload("{\"a\":1}").build(), "{}", null, 8, 2, Duration.ofHours(1), null, null);
 
-        Outcome outcome = eventTry.run(attempts, NOW);
+        run(repeat, own);
 
-        assertEquals(Outcome.IGNORED, outcome);
-        assertEquals(List.of(), handled);
+        assertEquals(Outcome.IGNORED, repeat.succeeded());
+        assertEquals(Outcome.COMPLETED, own.succeeded());
+        assertEquals(List.of("own-1@1"), handled);
+        assertTrue(store.calls.contains("fingerprints [repeat-1, own-1]"), "looked up in one round trip: " + store.calls);
         assertTrue(store.calls.contains("status repeat-1 ignored"), store.calls.toString());
+    }
+
+    @Test
+    void aReplayedEventIsNotCheckedForARepeatedBody() throws TryFailed {
+        store.rows.put("it/repeat-2", "retrying");
+        var replayed = new Attempts(WebhookEvents.standardWebhooks("order.paid").source("it").eventId("repeat-2")
+                .payload("{}").build(), "{}", null, 8, 2, Duration.ofHours(1), null, null);
+        eventTry.claim = new Store() {
+            {
+                rows.putAll(store.rows);
+            }
+
+            @Override
+            public Optional<State> reclaim(WebhookEvent event, EventStatus status, int tries, Instant now) {
+                return Optional.of(new State(4, 3, status.column()));
+            }
+        };
+
+        run(replayed);
+
+        assertEquals(Outcome.COMPLETED, replayed.succeeded());
+        assertEquals(List.of("repeat-2@4"), handled);
+        assertTrue(store.calls.stream().noneMatch(c -> c.startsWith("fingerprints")), store.calls.toString());
     }
 
     @Test
     void aHandlersFailureComesOutAsTheTrysFailureWithItsCause() {
         handlerFailure = new IllegalStateException("the ledger is down");
 
-        TryFailed failed = assertThrows(TryFailed.class, () -> eventTry.run(attempts("a", "order.paid"), NOW));
+        TryFailed failed = assertThrows(TryFailed.class, () -> run(attempts("a", "order.paid")));
 
         assertInstanceOf(IllegalStateException.class, failed.getCause());
         assertTrue(store.calls.stream().noneMatch(c -> c.startsWith("history")), "no history: the try rolls back");
