@@ -4,6 +4,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
@@ -16,12 +17,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
@@ -38,6 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *       ({@code dev.hookstile.<feature>}: records, interfaces, exceptions), its {@code boundary} (entry points) and its
  *       {@code entity} (mapped tables), never its {@code control};</li>
  *   <li>no package is split across the two jars (in the EAR they sit in different class loaders);</li>
+ *   <li>an {@code entity} package holds mapped entities, not SQL: the statements run through JDBC live in one holder
+ *       per table, {@code <Table>Statements}, a final class in its feature's {@code control};</li>
  *   <li>a class over 300 lines says at its top why it is that long.</li>
  * </ul>
  */
@@ -115,6 +121,39 @@ class ArchitectureTest {
     }
 
     /** A class a newcomer must read whole is short, or says at its top why it is not. */
+    private static final Pattern SQL = Pattern.compile("(?is)\\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\\s.*");
+
+    @Test
+    void entitiesHoldNoStatements() throws ReflectiveOperationException {
+        var statements = new TreeSet<String>();
+        int entities = 0;
+        for (JavaClass type : hookstile) {
+            if (!type.getPackageName().endsWith(".entity")) {
+                continue;
+            }
+            entities++;
+            for (Field field : Class.forName(type.getName()).getDeclaredFields()) {
+                if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+                    field.setAccessible(true);
+                    if (field.get(null) instanceof String value && SQL.matcher(value).matches()) {
+                        statements.add(type.getSimpleName() + "." + field.getName());
+                    }
+                }
+            }
+        }
+        assertTrue(entities > 5, "entities found: " + entities);
+        assertEquals(new TreeSet<>(), statements, "SQL constants in entity packages (they belong in a *Statements holder)");
+    }
+
+    @Test
+    void statementHoldersAreFinalClassesInTheirFeaturesControl() {
+        ArchRule rule = classes().that().haveSimpleNameEndingWith("Statements")
+                .should().resideInAPackage("dev.hookstile.*.control")
+                .andShould().haveModifier(JavaModifier.FINAL)
+                .andShould().haveOnlyPrivateConstructors();
+        rule.check(hookstile);
+    }
+
     @Test
     void aClassOverThreeHundredLinesSaysWhy() throws IOException {
         var unexplained = new TreeSet<String>();

@@ -1,6 +1,6 @@
 package dev.hookstile.dedup.boundary;
 
-import dev.hookstile.events.entity.ReceivedEvent;
+import dev.hookstile.events.boundary.RecordedKeys;
 import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
@@ -8,11 +8,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -140,21 +137,10 @@ public class DuplicateLookup {
         try (Connection connection = dataSource.getConnection()) {
             int before = connection.getNetworkTimeout();
             connection.setNetworkTimeout(SAME_THREAD, ANSWER_WITHIN_MILLIS);
-            try (PreparedStatement statement = connection.prepareStatement(ReceivedEvent.RECORDED)) {
-                var recorded = new HashSet<String>();
-                for (String eventId : eventIds) {
-                    // A database that answers each probe slowly must not hold the group for probes × the bound.
-                    if (System.nanoTime() - deadline > 0) {
-                        LOG.fine(() -> "Duplicate lookup out of time; the rest of the group is queued unasked");
-                        break;
-                    }
-                    statement.setString(1, source);
-                    statement.setString(2, eventId);
-                    try (ResultSet rows = statement.executeQuery()) {
-                        if (rows.next()) {
-                            recorded.add(eventId);
-                        }
-                    }
+            try {
+                Set<String> recorded = RecordedKeys.among(connection, source, eventIds, deadline);
+                if (System.nanoTime() - deadline > 0) {
+                    LOG.fine(() -> "Duplicate lookup out of time; the rest of the group is queued unasked");
                 }
                 if (!healthy) {
                     healthy = true;

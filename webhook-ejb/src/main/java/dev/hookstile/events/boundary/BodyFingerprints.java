@@ -1,9 +1,9 @@
 package dev.hookstile.events.boundary;
 
+import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.events.control.BodyFingerprintStatements;
 import dev.hookstile.platform.StatementFailure;
 
-import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.events.entity.BodyFingerprint;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -65,7 +65,7 @@ public class BodyFingerprints {
         Connection connection = em.unwrap(Connection.class);
         try {
             int[] inserted;
-            try (PreparedStatement claim = connection.prepareStatement(BodyFingerprint.CLAIM)) {
+            try (PreparedStatement claim = connection.prepareStatement(BodyFingerprintStatements.CLAIM)) {
                 for (int i : order) {
                     Body body = bodies.get(i);
                     claim.setString(1, body.event().source());
@@ -97,7 +97,7 @@ public class BodyFingerprints {
         WebhookEvent event = body.event();
         String owner;
         Instant ownerReceivedAt;
-        try (PreparedStatement query = connection.prepareStatement(BodyFingerprint.OWNER)) {
+        try (PreparedStatement query = connection.prepareStatement(BodyFingerprintStatements.OWNER)) {
             query.setString(1, event.source());
             query.setBytes(2, body.sha256());
             try (ResultSet row = query.executeQuery()) {
@@ -117,7 +117,7 @@ public class BodyFingerprints {
         if (Duration.between(ownerReceivedAt, event.receivedAt()).abs().compareTo(body.window()) <= 0) {
             return Optional.of(new Repeat(owner, ownerReceivedAt));
         }
-        try (PreparedStatement takeOver = connection.prepareStatement(BodyFingerprint.TAKE_OVER)) {
+        try (PreparedStatement takeOver = connection.prepareStatement(BodyFingerprintStatements.TAKE_OVER)) {
             takeOver.setString(1, event.eventId());
             takeOver.setTimestamp(2, Timestamp.from(event.receivedAt()));
             takeOver.setString(3, event.source());

@@ -1,12 +1,13 @@
 package dev.hookstile.events.boundary;
 
-import dev.hookstile.platform.StatementFailure;
-
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.events.entity.EventAttempt;
+import dev.hookstile.events.control.EventAttemptStatements;
+import dev.hookstile.events.control.EventBodyStatements;
+import dev.hookstile.events.control.ReceivedEventStatements;
 import dev.hookstile.events.entity.EventBody;
 import dev.hookstile.events.entity.EventStatus;
-import dev.hookstile.events.entity.ReceivedEvent;
+import dev.hookstile.platform.StatementFailure;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -74,7 +75,7 @@ public class EventRecorder {
                     claim.headersJson(), ownPayload(event, claim.bodyDigest()), claim.bodyDigest(), event.source(),
                     event.eventId()});
         }
-        int[] counts = updateAll(ReceivedEvent.CLAIM, rows);
+        int[] counts = updateAll(ReceivedEventStatements.CLAIM, rows);
         boolean[] claimed = new boolean[counts.length];
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] != 0 && counts[i] != 1) {
@@ -98,7 +99,7 @@ public class EventRecorder {
         Timestamp at = Timestamp.from(now);
         var rows = new ArrayList<Object[]>(bodies.size());
         new TreeMap<>(bodies).forEach((digest, body) -> rows.add(new Object[]{digest, body, at}));
-        updateAll(EventBody.STORE, rows);
+        updateAll(EventBodyStatements.STORE, rows);
     }
 
     /** The payload column: the event's body, unless the row refers to a body stored shared. */
@@ -122,7 +123,7 @@ public class EventRecorder {
             rows.add(new Object[]{line.event().source(), line.event().eventId(), line.attempt(), line.outcome(),
                     line.failure(), line.error(), Timestamp.from(line.at()), number(line.durationMillis())});
         }
-        updateAll(EventAttempt.RECORD, rows);
+        updateAll(EventAttemptStatements.RECORD, rows);
     }
 
     /**
@@ -147,16 +148,17 @@ public class EventRecorder {
      */
     public Optional<State> reclaim(WebhookEvent event, EventStatus status, int tries, Instant now) {
         Timestamp at = Timestamp.from(now);
-        if (update(ReceivedEvent.RECLAIM, status.column(), tries, at, at, event.source(), event.eventId()) == 0) {
+        if (update(ReceivedEventStatements.RECLAIM, status.column(), tries, at, at, event.source(),
+                event.eventId()) == 0) {
             return Optional.empty();
         }
-        return query(ReceivedEvent.ATTEMPTS, event.source(), event.eventId())
+        return query(ReceivedEventStatements.ATTEMPTS, event.source(), event.eventId())
                 .map(row -> new State(row.attempts(), row.replayBase(), status.column()));
     }
 
     /** The event's state, its row locked until the transaction ends; empty if it is not recorded. */
     public Optional<State> lock(String source, String eventId) {
-        return query(ReceivedEvent.LOCK_STATE, source, eventId);
+        return query(ReceivedEventStatements.LOCK_STATE, source, eventId);
     }
 
     /**
@@ -165,9 +167,9 @@ public class EventRecorder {
      */
     public boolean insertFailure(WebhookEvent event, String headersJson, String bodyDigest, EventStatus status,
                                  int attempts, String error, Instant now) {
-        return update(ReceivedEvent.RECORD_FAILURE, event.source(), event.eventId(), event.provider(), event.type(),
-                status.column(), attempts, Timestamp.from(event.receivedAt()), Timestamp.from(now), error,
-                headersJson, ownPayload(event, bodyDigest), bodyDigest, event.source(), event.eventId()) == 1;
+        return update(ReceivedEventStatements.RECORD_FAILURE, event.source(), event.eventId(), event.provider(),
+                event.type(), status.column(), attempts, Timestamp.from(event.receivedAt()), Timestamp.from(now),
+                error, headersJson, ownPayload(event, bodyDigest), bodyDigest, event.source(), event.eventId()) == 1;
     }
 
     /**
@@ -175,13 +177,13 @@ public class EventRecorder {
      * finished meanwhile (a completed event is never turned back into a failed one).
      */
     public boolean updateFailure(WebhookEvent event, EventStatus status, int attempts, String error, Instant now) {
-        return update(ReceivedEvent.UPDATE_FAILURE, status.column(), attempts, error, Timestamp.from(now),
+        return update(ReceivedEventStatements.UPDATE_FAILURE, status.column(), attempts, error, Timestamp.from(now),
                 event.source(), event.eventId()) == 1;
     }
 
     /** Sets the status of an event claimed in this transaction, with the reason an operator reads. */
     public void setStatus(WebhookEvent event, EventStatus status, String reason) {
-        update(ReceivedEvent.SET_STATUS, status.column(), reason, event.source(), event.eventId());
+        update(ReceivedEventStatements.SET_STATUS, status.column(), reason, event.source(), event.eventId());
     }
 
     private static Object number(Integer value) {

@@ -1,14 +1,8 @@
 package dev.hookstile.events.control;
 
+import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.platform.StatementFailure;
 
-import dev.hookstile.events.boundary.EventRecorder;
-import dev.hookstile.events.entity.BodyFingerprint;
-import dev.hookstile.events.entity.EventAttempt;
-import dev.hookstile.events.entity.EventBody;
-import dev.hookstile.events.entity.EventStatus;
-import dev.hookstile.events.entity.EventTombstone;
-import dev.hookstile.events.entity.ReceivedEvent;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -66,7 +60,7 @@ public class ExpiredEvents {
             List<Timestamp> receivedAt = new ArrayList<>(limit);
             List<Boolean> completed = new ArrayList<>(limit);
             Set<String> bodies = new TreeSet<>();
-            try (PreparedStatement query = connection.prepareStatement(ReceivedEvent.EXPIRED)) {
+            try (PreparedStatement query = connection.prepareStatement(ReceivedEventStatements.EXPIRED)) {
                 query.setString(1, source);
                 query.setTimestamp(2, Timestamp.from(cutoff));
                 query.setInt(3, limit);
@@ -86,9 +80,9 @@ public class ExpiredEvents {
             }
             int deleted = 0;
             int deletedCompleted = 0;
-            try (PreparedStatement events = connection.prepareStatement(ReceivedEvent.DELETE_EXPIRED);
-                 PreparedStatement history = connection.prepareStatement(EventAttempt.DELETE_OF_EVENT);
-                 PreparedStatement tombstones = connection.prepareStatement(EventTombstone.LEAVE)) {
+            try (PreparedStatement events = connection.prepareStatement(ReceivedEventStatements.DELETE_EXPIRED);
+                 PreparedStatement history = connection.prepareStatement(EventAttemptStatements.DELETE_OF_EVENT);
+                 PreparedStatement tombstones = connection.prepareStatement(EventTombstoneStatements.LEAVE)) {
                 for (int i = 0; i < ids.size(); i++) {
                     String id = ids.get(i);
                     events.setString(1, source);
@@ -111,7 +105,7 @@ public class ExpiredEvents {
                 }
             }
             // A shared body goes with the last event that uses it; dead ones, kept, keep it too.
-            try (PreparedStatement unused = connection.prepareStatement(EventBody.DELETE_UNUSED)) {
+            try (PreparedStatement unused = connection.prepareStatement(EventBodyStatements.DELETE_UNUSED)) {
                 for (String digest : bodies) {
                     unused.setString(1, digest);
                     unused.setString(2, digest);
@@ -133,7 +127,7 @@ public class ExpiredEvents {
         Connection connection = em.unwrap(Connection.class);
         try {
             var keys = new ArrayList<String[]>(limit);
-            try (PreparedStatement query = connection.prepareStatement(EventTombstone.EXPIRED)) {
+            try (PreparedStatement query = connection.prepareStatement(EventTombstoneStatements.EXPIRED)) {
                 query.setTimestamp(1, Timestamp.from(cutoff));
                 query.setInt(2, limit);
                 try (ResultSet rows = query.executeQuery()) {
@@ -145,7 +139,7 @@ public class ExpiredEvents {
             if (keys.isEmpty()) {
                 return 0;
             }
-            try (PreparedStatement delete = connection.prepareStatement(EventTombstone.DELETE)) {
+            try (PreparedStatement delete = connection.prepareStatement(EventTombstoneStatements.DELETE)) {
                 for (String[] key : keys) {
                     delete.setString(1, key[0]);
                     delete.setString(2, key[1]);
@@ -161,7 +155,8 @@ public class ExpiredEvents {
 
     /** Deletes the source's body fingerprints of bodies received before {@code cutoff}. */
     public int deleteFingerprints(String source, Instant cutoff) {
-        try (PreparedStatement delete = em.unwrap(Connection.class).prepareStatement(BodyFingerprint.DELETE_OLDER)) {
+        try (PreparedStatement delete = em.unwrap(Connection.class)
+                .prepareStatement(BodyFingerprintStatements.DELETE_OLDER)) {
             delete.setString(1, source);
             delete.setTimestamp(2, Timestamp.from(cutoff));
             return delete.executeUpdate();

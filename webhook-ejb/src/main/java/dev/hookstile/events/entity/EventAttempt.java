@@ -15,13 +15,7 @@ import java.time.OffsetDateTime;
         SELECT a FROM EventAttempt a WHERE a.source = :source AND a.eventId = :eventId ORDER BY a.attempt, a.id""")
 public class EventAttempt {
 
-    /** A line of an event's history; plain SQL, run through JDBC on the processing transaction's connection. */
-    public static final String RECORD = """
-            INSERT INTO event_attempt (source, event_id, attempt, outcome, failure, error, at, duration_millis)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)""";
     public static final String OF_EVENT = "EventAttempt.ofEvent";
-    /** An event's history, deleted with the event by the retention. */
-    public static final String DELETE_OF_EVENT = "DELETE FROM event_attempt WHERE source = ? AND event_id = ?";
 
     @Id
     private Long id;

@@ -1,11 +1,8 @@
 package dev.hookstile.notify.control;
 
-import dev.hookstile.platform.StatementFailure;
-
-import dev.hookstile.events.boundary.EventRecorder;
-import dev.hookstile.notify.control.NotifySettings;
-import dev.hookstile.notify.control.NotifyMark;
+import dev.hookstile.events.boundary.RecordedDeaths;
 import dev.hookstile.outbox.boundary.ForwardingSchedule;
+import dev.hookstile.platform.StatementFailure;
 import dev.hookstile.source.Destination;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -58,9 +55,9 @@ public class NotificationLog {
      */
     public boolean announceDeaths(Instant closedUntil, Instant notBefore, Duration group, int maxWindows,
                                   Instant now) {
-        Optional<Instant> mark = lock(NotifyMark.DEATHS);
+        Optional<Instant> mark = lock(NotifyMarkStatements.DEATHS);
         if (mark.isEmpty()) {
-            create(NotifyMark.DEATHS, Window.of(now, group).start());
+            create(NotifyMarkStatements.DEATHS, Window.of(now, group).start());
             return false;
         }
         Instant cursor = mark.get().isBefore(notBefore) ? Window.of(notBefore, group).start() : mark.get();
@@ -84,7 +81,7 @@ public class NotificationLog {
             cursor = window.end();
             windows++;
         }
-        move(NotifyMark.DEATHS, cursor);
+        move(NotifyMarkStatements.DEATHS, cursor);
         return cursor.isBefore(closedUntil);
     }
 
@@ -97,13 +94,13 @@ public class NotificationLog {
 
     /** Since when each source that is behind is behind, by source name: one read of every source's mark. */
     public Map<String, Instant> behind() {
-        try (PreparedStatement query = connection().prepareStatement(NotifyMark.BEHIND_MARKS);
+        try (PreparedStatement query = connection().prepareStatement(NotifyMarkStatements.BEHIND_MARKS);
              ResultSet rows = query.executeQuery()) {
             var behind = new HashMap<String, Instant>();
             while (rows.next()) {
                 Timestamp since = rows.getTimestamp(2);
                 if (since != null) {
-                    behind.put(rows.getString(1).substring(NotifyMark.BEHIND.length()), since.toInstant());
+                    behind.put(rows.getString(1).substring(NotifyMarkStatements.BEHIND.length()), since.toInstant());
                 }
             }
             return behind;
@@ -120,7 +117,7 @@ public class NotificationLog {
      * @return whether this call announced it
      */
     public boolean fellBehind(String source, Instant oldest, long waiting, Instant now) {
-        String name = NotifyMark.BEHIND + source;
+        String name = NotifyMarkStatements.BEHIND + source;
         create(name, null);
         if (lock(name).isPresent()) {
             return false;
@@ -138,7 +135,7 @@ public class NotificationLog {
      * @return whether this call announced it
      */
     public boolean caughtUp(String source, long waiting, Instant now) {
-        String name = NotifyMark.BEHIND + source;
+        String name = NotifyMarkStatements.BEHIND + source;
         Optional<Instant> since = lock(name);
         if (since.isEmpty()) {
             return false;
@@ -157,32 +154,22 @@ public class NotificationLog {
     }
 
     private Optional<Instant> nextDeath(Instant from, Instant until) {
-        try (PreparedStatement query = connection().prepareStatement(NotifyMark.NEXT_DEATH)) {
-            query.setTimestamp(1, Timestamp.from(from));
-            query.setTimestamp(2, Timestamp.from(until));
-            try (ResultSet row = query.executeQuery()) {
-                Timestamp at = row.next() ? row.getTimestamp(1) : null;
-                return Optional.ofNullable(at).map(Timestamp::toInstant);
-            }
+        try {
+            return RecordedDeaths.next(connection(), from, until);
         } catch (SQLException e) {
             throw new StatementFailure(e);
         }
     }
 
     private List<Notice> deaths(Instant from, Instant until) {
-        try (PreparedStatement query = connection().prepareStatement(NotifyMark.DEATHS_OF_WINDOW)) {
-            query.setTimestamp(1, Timestamp.from(from));
-            query.setTimestamp(2, Timestamp.from(until));
-            try (ResultSet rows = query.executeQuery()) {
-                var notices = new ArrayList<Notice>();
-                while (rows.next()) {
-                    String failure = rows.getString(2);
-                    notices.add(new Notice(Notice.Type.EVENTS_DEAD, rows.getString(1),
-                            failure == null ? "unknown" : failure, rows.getLong(3), rows.getTimestamp(4).toInstant(),
-                            rows.getTimestamp(5).toInstant(), from, rows.getString(6)));
-                }
-                return notices;
+        try {
+            var notices = new ArrayList<Notice>();
+            for (RecordedDeaths.Group group : RecordedDeaths.of(connection(), from, until)) {
+                notices.add(new Notice(Notice.Type.EVENTS_DEAD, group.source(),
+                        group.failure() == null ? "unknown" : group.failure(), group.count(), group.first(),
+                        group.last(), from, group.error()));
             }
+            return notices;
         } catch (SQLException e) {
             throw new StatementFailure(e);
         }
@@ -190,7 +177,7 @@ public class NotificationLog {
 
     /** The mark's value, its row locked; empty when there is no row or no value. */
     private Optional<Instant> lock(String name) {
-        try (PreparedStatement query = connection().prepareStatement(NotifyMark.LOCK)) {
+        try (PreparedStatement query = connection().prepareStatement(NotifyMarkStatements.LOCK)) {
             query.setString(1, name);
             try (ResultSet row = query.executeQuery()) {
                 Timestamp at = row.next() ? row.getTimestamp(1) : null;
@@ -202,11 +189,11 @@ public class NotificationLog {
     }
 
     private void create(String name, Instant at) {
-        update(NotifyMark.CREATE, name, at);
+        update(NotifyMarkStatements.CREATE, name, at);
     }
 
     private void move(String name, Instant at) {
-        try (PreparedStatement update = connection().prepareStatement(NotifyMark.MOVE)) {
+        try (PreparedStatement update = connection().prepareStatement(NotifyMarkStatements.MOVE)) {
             update.setTimestamp(1, at == null ? null : Timestamp.from(at));
             update.setString(2, name);
             update.executeUpdate();

@@ -1,6 +1,6 @@
 package dev.hookstile.outbox.boundary;
 
-import dev.hookstile.outbox.control.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxStatements;
 
 import java.time.Instant;
 import java.util.Set;
@@ -17,7 +17,7 @@ public record ForwardingQuery(String source, String eventId, String status, Stri
                             Long afterId, int limit) {
 
     public static final int MAX_LIMIT = 500;
-    public static final Set<String> STATUSES = Set.of(OutboxEntry.PENDING, OutboxEntry.DELIVERED, OutboxEntry.DEAD);
+    public static final Set<String> STATUSES = Set.of(OutboxStatements.PENDING, OutboxStatements.DELIVERED, OutboxStatements.DEAD);
 
     public ForwardingQuery {
         if (limit < 1 || limit > MAX_LIMIT) {

@@ -4,7 +4,7 @@ import dev.hookstile.platform.StatementFailure;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.boundary.EventRecorder;
-import dev.hookstile.outbox.control.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.source.Destination;
 import jakarta.annotation.Resource;
@@ -44,7 +44,7 @@ public class ForwardingSchedule implements dev.hookstile.api.Outbox {
 
     public void schedule(WebhookEvent event, Destination destination, Instant now) {
         Timestamp at = Timestamp.from(now);
-        insert(OutboxEntry.SCHEDULE, event.source(), event.eventId(), destination.url().toString(), at, at);
+        insert(OutboxStatements.SCHEDULE, event.source(), event.eventId(), destination.url().toString(), at, at);
     }
 
     /**
@@ -56,12 +56,12 @@ public class ForwardingSchedule implements dev.hookstile.api.Outbox {
      */
     public boolean scheduleNotification(String id, Destination endpoint, byte[] body, Instant now) {
         Timestamp at = Timestamp.from(now);
-        return insert(OutboxEntry.SCHEDULE_NOTIFICATION, id, endpoint.url().toString(), at, at, body) == 1;
+        return insert(OutboxStatements.SCHEDULE_NOTIFICATION, id, endpoint.url().toString(), at, at, body) == 1;
     }
 
     /**
      * Where notifications go, and the secret they are signed with: the relay sends rows of
-     * {@link OutboxEntry#NOTIFICATIONS} there, and leaves them pending while none is given or the row names another
+     * {@link OutboxStatements#NOTIFICATIONS} there, and leaves them pending while none is given or the row names another
      * URL (the endpoint was changed since).
      */
     public void notifyTo(Destination endpoint) {
@@ -100,7 +100,7 @@ public class ForwardingSchedule implements dev.hookstile.api.Outbox {
                     + " from a WebhookHandler");
         }
         Timestamp at = Timestamp.from(Instant.now());
-        insert(OutboxEntry.SCHEDULE_EFFECT, effects.event.source(), effects.event.eventId(), url.toString(), at, at,
+        insert(OutboxStatements.SCHEDULE_EFFECT, effects.event.source(), effects.event.eventId(), url.toString(), at, at,
                 ++effects.count, contentType, body);
     }
 

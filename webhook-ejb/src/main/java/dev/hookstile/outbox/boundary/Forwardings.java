@@ -4,7 +4,7 @@ import dev.hookstile.platform.StatementFailure;
 
 import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.outbox.control.OutboxEntries;
-import dev.hookstile.outbox.control.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxStatements;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -39,7 +39,7 @@ public class Forwardings {
 
     /** One page, newest first. */
     public List<Forwarding> list(ForwardingQuery query) {
-        var sql = new StringBuilder(OutboxEntry.LIST).append(" WHERE 1 = 1");
+        var sql = new StringBuilder(OutboxStatements.LIST).append(" WHERE 1 = 1");
         List<Object> parameters = new ArrayList<>();
         if (query.source() != null) {
             sql.append(" AND o.source = ?");
@@ -75,7 +75,7 @@ public class Forwardings {
     }
 
     public Optional<Forwarding> find(long id) {
-        return select(OutboxEntry.LIST + " WHERE o.id = ?", id).stream().findFirst();
+        return select(OutboxStatements.LIST + " WHERE o.id = ?", id).stream().findFirst();
     }
 
     /**
@@ -94,12 +94,12 @@ public class Forwardings {
      * {@code limit}: a bounded walk of the {@code (status, next_attempt_at)} index, never a count of the outbox.
      */
     public long count(String source, String destination, String status, int limit) {
-        if (!OutboxEntry.PENDING.equals(status) && !OutboxEntry.DELIVERED.equals(status)
-                && !OutboxEntry.DEAD.equals(status)) {
+        if (!OutboxStatements.PENDING.equals(status) && !OutboxStatements.DELIVERED.equals(status)
+                && !OutboxStatements.DEAD.equals(status)) {
             throw new IllegalArgumentException("no outbox status " + status);
         }
         try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(
-                OutboxEntry.COUNT.formatted(status, limit))) {
+                OutboxStatements.COUNT.formatted(status, limit))) {
             statement.setQueryTimeout(5);
             bind(statement, source, destination);
             try (ResultSet row = statement.executeQuery()) {

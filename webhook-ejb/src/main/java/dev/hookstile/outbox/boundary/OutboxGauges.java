@@ -4,7 +4,7 @@ import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Family;
 import dev.hookstile.metrics.boundary.Gauge;
 import dev.hookstile.metrics.boundary.Metrics;
-import dev.hookstile.outbox.control.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.Destination;
@@ -45,7 +45,7 @@ import javax.sql.DataSource;
  * every {@value #EVERY_SECONDS} s over the {@code (status, next_attempt_at)} index, never on a scrape), whether the
  * breaker is open on this instance, and every attempt by its result. A destination is named for the source whose it
  * is ({@code billing}); the effects that handlers of a source schedule are {@code billing:effect}; the operator
- * notifications' endpoint is {@value OutboxEntry#NOTIFICATIONS}.
+ * notifications' endpoint is {@value OutboxStatements#NOTIFICATIONS}.
  */
 @Singleton
 @Startup
@@ -64,7 +64,7 @@ public class OutboxGauges {
 
     private static final String PENDING = """
             SELECT source, effect > 0, COUNT(*), MIN(next_attempt_at) FROM outbox WHERE status = '%s'
-            GROUP BY source, effect > 0""".formatted(OutboxEntry.PENDING);
+            GROUP BY source, effect > 0""".formatted(OutboxStatements.PENDING);
     private static final Logger LOG = Logger.getLogger(OutboxGauges.class.getName());
 
     @Inject
@@ -149,8 +149,8 @@ public class OutboxGauges {
         }
         Destination notifications = outbox.notifications();
         if (notifications != null) {
-            shown.add(OutboxEntry.NOTIFICATIONS);
-            breakerOpen.labels(OutboxEntry.NOTIFICATIONS).set(
+            shown.add(OutboxStatements.NOTIFICATIONS);
+            breakerOpen.labels(OutboxStatements.NOTIFICATIONS).set(
                     breakers.of(notifications.url().toString()) == Breakers.State.OPEN ? 1 : 0);
         }
         Map<String, long[]> found = new HashMap<>();
@@ -175,7 +175,7 @@ public class OutboxGauges {
             destinations.add(destinationOf(source.name(), false));
             destinations.add(destinationOf(source.name(), true));
         }
-        destinations.add(OutboxEntry.NOTIFICATIONS);
+        destinations.add(OutboxStatements.NOTIFICATIONS);
         for (String destination : destinations) {
             long[] counts = found.get(destination);
             if (counts != null) {

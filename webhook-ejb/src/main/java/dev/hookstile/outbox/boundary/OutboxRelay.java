@@ -3,7 +3,7 @@ package dev.hookstile.outbox.boundary;
 import dev.hookstile.outbox.control.DestinationBreakers;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
-import dev.hookstile.outbox.control.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.platform.boundary.SchemaMigration;
@@ -209,7 +209,7 @@ public class OutboxRelay {
 
     /** The request under way, or {@code null} when none is sent (breaker open, destination configured away). */
     private CompletableFuture<HttpForwarding.Result> start(OutboxEntries.Due entry) {
-        boolean notification = OutboxEntry.NOTIFICATIONS.equals(entry.source());
+        boolean notification = OutboxStatements.NOTIFICATIONS.equals(entry.source());
         Destination destination = entry.effect() > 0 ? null : notification ? notificationsTo(entry.destination())
                 : sources.find(entry.source()).map(Source::destination)
                 .filter(d -> d.url().toString().equals(entry.destination()))

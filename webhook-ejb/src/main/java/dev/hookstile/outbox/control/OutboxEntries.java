@@ -3,7 +3,7 @@ package dev.hookstile.outbox.control;
 import dev.hookstile.platform.StatementFailure;
 
 import dev.hookstile.events.boundary.EventRecorder;
-import dev.hookstile.outbox.control.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Stateless;
@@ -54,7 +54,7 @@ public class OutboxEntries {
     /** The embedded database serves one instance: nothing to skip, and H2 has no {@code SKIP LOCKED}. */
     void onEmbeddedDatabase(boolean embedded) {
         this.embedded = embedded;
-        this.dueQuery = embedded ? OutboxEntry.DUE : OutboxEntry.DUE_LOCKED;
+        this.dueQuery = embedded ? OutboxStatements.DUE : OutboxStatements.DUE_LOCKED;
     }
 
     /**
@@ -67,7 +67,7 @@ public class OutboxEntries {
         try {
             List<Due> due = new ArrayList<>();
             if (!embedded) {
-                try (PreparedStatement plan = connection.prepareStatement(OutboxEntry.WALK_THE_INDEX)) {
+                try (PreparedStatement plan = connection.prepareStatement(OutboxStatements.WALK_THE_INDEX)) {
                     plan.execute();
                 }
             }
@@ -83,7 +83,7 @@ public class OutboxEntries {
                     }
                 }
             }
-            try (PreparedStatement update = connection.prepareStatement(OutboxEntry.LEASE)) {
+            try (PreparedStatement update = connection.prepareStatement(OutboxStatements.LEASE)) {
                 for (Due entry : due) {
                     update.setTimestamp(1, Timestamp.from(now.plus(lease)));
                     update.setLong(2, entry.id());
@@ -102,7 +102,7 @@ public class OutboxEntries {
         if (ids.isEmpty()) {
             return;
         }
-        try (PreparedStatement update = em.unwrap(Connection.class).prepareStatement(OutboxEntry.DELIVER)) {
+        try (PreparedStatement update = em.unwrap(Connection.class).prepareStatement(OutboxStatements.DELIVER)) {
             Timestamp when = Timestamp.from(at);
             for (long id : ids) {
                 update.setTimestamp(1, when);
@@ -117,17 +117,17 @@ public class OutboxEntries {
 
     /** A transient failure: tried again at {@code next}. */
     public void retryAt(long id, Instant next, String error) {
-        run(OutboxEntry.RETRY, Timestamp.from(next), bounded(error), id);
+        run(OutboxStatements.RETRY, Timestamp.from(next), bounded(error), id);
     }
 
     /** A permanent failure, or the attempts used up: kept, visible, never sent again by itself. */
     public void dead(long id, String error) {
-        run(OutboxEntry.BURY, bounded(error), id);
+        run(OutboxStatements.BURY, bounded(error), id);
     }
 
     /** An operator's replay: a delivered or dead entry due again now; {@code false} when none such exists. */
     public boolean replay(long id, Instant now) {
-        return run(OutboxEntry.REPLAY, Timestamp.from(now), id) == 1;
+        return run(OutboxStatements.REPLAY, Timestamp.from(now), id) == 1;
     }
 
     private int run(String sql, Object... parameters) {

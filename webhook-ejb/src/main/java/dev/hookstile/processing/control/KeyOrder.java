@@ -1,13 +1,17 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.platform.StatementFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * The last processed event of each order key, kept in the try's transaction: an event acknowledged before it is
@@ -18,14 +22,6 @@ import java.util.List;
 @ApplicationScoped
 class KeyOrder {
 
-    // A key's first event inserts its row; a concurrent first try of the same key (a replay meeting the queue)
-    // waits on that insert and then finds the row, instead of failing on the primary key.
-    static final String FIRST = "INSERT INTO event_order (source, order_key, last_received_at, last_event_id, updated_at)"
-            + " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING";
-    static final String LAST = "SELECT last_received_at FROM event_order WHERE source = ?1 AND order_key = ?2 FOR UPDATE";
-    static final String NEWER = "UPDATE event_order SET last_received_at = ?3, last_event_id = ?4, updated_at = ?5"
-            + " WHERE source = ?1 AND order_key = ?2";
-
     @Inject
     EntityManager em;
 
@@ -34,38 +30,43 @@ class KeyOrder {
         if (event.orderKey() == null) {
             return event;
         }
-        if (write(FIRST, event, now) == 1) {
-            return event;
+        // The try's connection, owned by the persistence context: never closed here.
+        Connection connection = em.unwrap(Connection.class);
+        Timestamp receivedAt = Timestamp.from(event.receivedAt());
+        Timestamp at = Timestamp.from(now);
+        try {
+            try (PreparedStatement first = connection.prepareStatement(EventOrderStatements.FIRST)) {
+                first.setString(1, event.source());
+                first.setString(2, event.orderKey());
+                first.setTimestamp(3, receivedAt);
+                first.setString(4, event.eventId());
+                first.setTimestamp(5, at);
+                if (first.executeUpdate() == 1) {
+                    return event;
+                }
+            }
+            Instant last;
+            try (PreparedStatement query = connection.prepareStatement(EventOrderStatements.LAST)) {
+                query.setString(1, event.source());
+                query.setString(2, event.orderKey());
+                try (ResultSet row = query.executeQuery()) {
+                    last = row.next() ? row.getTimestamp(1).toInstant() : null;
+                }
+            }
+            boolean older = last != null && event.receivedAt().isBefore(last);
+            if (!older) {
+                try (PreparedStatement newer = connection.prepareStatement(EventOrderStatements.NEWER)) {
+                    newer.setTimestamp(1, receivedAt);
+                    newer.setString(2, event.eventId());
+                    newer.setTimestamp(3, at);
+                    newer.setString(4, event.source());
+                    newer.setString(5, event.orderKey());
+                    newer.executeUpdate();
+                }
+            }
+            return event.withOlderThanLastProcessed(older);
+        } catch (SQLException e) {
+            throw new StatementFailure(e);
         }
-        @SuppressWarnings("unchecked")
-        List<Object> last = em.createNativeQuery(LAST)
-                .setParameter(1, event.source())
-                .setParameter(2, event.orderKey())
-                .getResultList();
-        boolean older = !last.isEmpty() && event.receivedAt().isBefore(instant(last.get(0)));
-        if (!older) {
-            write(NEWER, event, now);
-        }
-        return event.withOlderThanLastProcessed(older);
-    }
-
-    private int write(String statement, WebhookEvent event, Instant now) {
-        return em.createNativeQuery(statement)
-                .setParameter(1, event.source())
-                .setParameter(2, event.orderKey())
-                .setParameter(3, Timestamp.from(event.receivedAt()))
-                .setParameter(4, event.eventId())
-                .setParameter(5, Timestamp.from(now))
-                .executeUpdate();
-    }
-
-    private static Instant instant(Object value) {
-        if (value instanceof Timestamp timestamp) {
-            return timestamp.toInstant();
-        }
-        if (value instanceof java.time.OffsetDateTime offset) {
-            return offset.toInstant();
-        }
-        throw new IllegalStateException("unexpected timestamp " + value.getClass());
     }
 }

@@ -3,7 +3,7 @@ package dev.hookstile.notify.control;
 import dev.hookstile.MapConfig;
 import dev.hookstile.notify.control.NotifySettings;
 import dev.hookstile.outbox.boundary.ForwardingSchedule;
-import dev.hookstile.outbox.control.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.Destination;
 import jakarta.json.Json;
@@ -65,7 +65,7 @@ class NotificationLogOnH2Test {
         log.outbox = new ForwardingSchedule() {
             @Override
             public boolean scheduleNotification(String id, Destination endpoint, byte[] body, Instant now) {
-                try (PreparedStatement insert = connection.prepareStatement(OutboxEntry.SCHEDULE_NOTIFICATION)) {
+                try (PreparedStatement insert = connection.prepareStatement(OutboxStatements.SCHEDULE_NOTIFICATION)) {
                     insert.setString(1, id);
                     insert.setString(2, endpoint.url().toString());
                     insert.setTimestamp(3, Timestamp.from(now));
@@ -111,7 +111,7 @@ class NotificationLogOnH2Test {
              ResultSet rows = query.executeQuery()) {
             var scheduled = new ArrayList<Scheduled>();
             while (rows.next()) {
-                assertEquals(OutboxEntry.NOTIFICATIONS, rows.getString(4));
+                assertEquals(OutboxStatements.NOTIFICATIONS, rows.getString(4));
                 scheduled.add(new Scheduled(rows.getString(1),
                         Json.createReader(new ByteArrayInputStream(rows.getBytes(2))).readObject(), rows.getString(3)));
             }
@@ -239,7 +239,7 @@ class NotificationLogOnH2Test {
     }
 
     private List<String> due(String notificationsTo) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement(OutboxEntry.DUE)) {
+        try (PreparedStatement query = connection.prepareStatement(OutboxStatements.DUE)) {
             query.setTimestamp(1, Timestamp.from(T0.plusSeconds(1)));
             query.setString(2, notificationsTo);
             query.setInt(3, 50);

@@ -6,7 +6,7 @@ import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.MapConfig;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
-import dev.hookstile.outbox.control.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.source.Destination;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.NotificationOptions;
@@ -84,7 +84,7 @@ class OutboxRelayTest {
         byte[] secret = "notification-secret-of-32-bytes!".getBytes(StandardCharsets.UTF_8);
         String id = "events.dead:gh:permanent:1764072000";
         String body = "{\"type\":\"events.dead\",\"count\":200}";
-        var entries = new RecordingEntries(List.of(new OutboxEntries.Due(7, OutboxEntry.NOTIFICATIONS, id, url, 0,
+        var entries = new RecordingEntries(List.of(new OutboxEntries.Due(7, OutboxStatements.NOTIFICATIONS, id, url, 0,
                 null, body.getBytes(StandardCharsets.UTF_8), 0, "application/json")));
         var relay = relay(entries);
         relay.outbox.notifyTo(new Destination(URI.create(url), secret, List.of()));
@@ -107,7 +107,7 @@ class OutboxRelayTest {
     @Test
     void aNotificationForAnotherEndpointThanTheConfiguredOneIsLeftPending() {
         String url = "http://127.0.0.1:" + destination.getAddress().getPort() + "/notify";
-        var entries = new RecordingEntries(List.of(new OutboxEntries.Due(8, OutboxEntry.NOTIFICATIONS,
+        var entries = new RecordingEntries(List.of(new OutboxEntries.Due(8, OutboxStatements.NOTIFICATIONS,
                 "events.dead:gh:permanent:1764072000", url + "/old", 0, null, "{}".getBytes(StandardCharsets.UTF_8),
                 0, "application/json")));
         var relay = relay(entries);

@@ -1,6 +1,6 @@
 package dev.hookstile.outbox.control;
 
-import dev.hookstile.outbox.control.OutboxEntry;
+import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import jakarta.persistence.EntityManager;
 import org.flywaydb.core.Flyway;
@@ -63,7 +63,7 @@ class OutboxEntriesOnH2Test {
     }
 
     private long schedule(String id, Instant due) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(OutboxEntry.SCHEDULE_NOTIFICATION)) {
+        try (PreparedStatement insert = connection.prepareStatement(OutboxStatements.SCHEDULE_NOTIFICATION)) {
             insert.setString(1, id);
             insert.setString(2, URL);
             insert.setTimestamp(3, Timestamp.from(due));

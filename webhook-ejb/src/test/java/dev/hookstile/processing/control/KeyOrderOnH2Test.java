@@ -4,7 +4,6 @@ import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.test.WebhookEvents;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.Query;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -17,8 +16,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.TreeMap;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,8 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The last processed event of each order key, with KeyOrder's own statements on the embedded database (H2 in
- * PostgreSQL mode, after every migration). Its entity manager is a stand-in that runs the native queries through
- * JDBC, which is all KeyOrder asks of one.
+ * PostgreSQL mode, after every migration). Its entity manager is a stand-in that hands out the test's connection.
  */
 class KeyOrderOnH2Test {
 
@@ -46,7 +42,7 @@ class KeyOrderOnH2Test {
         Flyway.configure().dataSource(h2).locations("classpath:db/migration").table("hookstile_schema_history")
                 .placeholders(SchemaMigration.placeholders(false)).load().migrate();
         connection = h2.getConnection();
-        keyOrder.em = nativeQueriesOn(connection);
+        keyOrder.em = on(connection);
     }
 
     @AfterEach
@@ -111,58 +107,14 @@ class KeyOrderOnH2Test {
         assertEquals("e2", last("ord", "cus_1"));
     }
 
-    /** An EntityManager that knows createNativeQuery, setParameter(int, ...), executeUpdate and getResultList. */
-    private static EntityManager nativeQueriesOn(Connection connection) {
+    /** An EntityManager whose connection is this one: all KeyOrder asks of one. */
+    private static EntityManager on(Connection connection) {
         return (EntityManager) Proxy.newProxyInstance(KeyOrderOnH2Test.class.getClassLoader(),
                 new Class<?>[] {EntityManager.class}, (proxy, method, args) -> {
-                    if (!method.getName().equals("createNativeQuery") || args.length != 1) {
+                    if (!method.getName().equals("unwrap") || args[0] != Connection.class) {
                         throw new UnsupportedOperationException(method.toString());
                     }
-                    return nativeQuery(connection, (String) args[0]);
+                    return connection;
                 });
-    }
-
-    private static Query nativeQuery(Connection connection, String sql) {
-        var parameters = new TreeMap<Integer, Object>();
-        return (Query) Proxy.newProxyInstance(KeyOrderOnH2Test.class.getClassLoader(), new Class<?>[] {Query.class},
-                (proxy, method, args) -> {
-                    switch (method.getName()) {
-                        case "setParameter" -> {
-                            parameters.put((Integer) args[0], args[1]);
-                            return proxy;
-                        }
-                        case "executeUpdate" -> {
-                            try (PreparedStatement statement = prepare(connection, sql, parameters)) {
-                                return statement.executeUpdate();
-                            }
-                        }
-                        case "getResultList" -> {
-                            try (PreparedStatement statement = prepare(connection, sql, parameters);
-                                 ResultSet rows = statement.executeQuery()) {
-                                var result = new ArrayList<Object>();
-                                while (rows.next()) {
-                                    result.add(rows.getObject(1));
-                                }
-                                return result;
-                            }
-                        }
-                        default -> throw new UnsupportedOperationException(method.toString());
-                    }
-                });
-    }
-
-    /** JPA's numbered parameters (?1, ?2, ...) as JDBC's, in the order they appear. */
-    private static PreparedStatement prepare(Connection connection, String sql, TreeMap<Integer, Object> parameters)
-            throws SQLException {
-        var order = new ArrayList<Integer>();
-        var matcher = java.util.regex.Pattern.compile("\\?(\\d+)").matcher(sql);
-        while (matcher.find()) {
-            order.add(Integer.parseInt(matcher.group(1)));
-        }
-        PreparedStatement statement = connection.prepareStatement(sql.replaceAll("\\?\\d+", "?"));
-        for (int i = 0; i < order.size(); i++) {
-            statement.setObject(i + 1, parameters.get(order.get(i)));
-        }
-        return statement;
     }
 }

@@ -1,4 +1,4 @@
-package dev.hookstile.events.entity;
+package dev.hookstile.events.control;
 
 /**
  * The statements on {@code event_tombstone}: the key of an event the retention deleted, and when it was received.
@@ -7,7 +7,7 @@ package dev.hookstile.events.entity;
  * deliveries can be replayed at any time). Plain SQL, run through JDBC like the claim; both PostgreSQL and H2
  * (MODE=PostgreSQL) accept it.
  */
-public final class EventTombstone {
+public final class EventTombstoneStatements {
 
     /** A tombstone of (source, event id): the claim's guard, a primary-key probe. */
     public static final String EXISTS = "SELECT 1 FROM event_tombstone WHERE source = ? AND event_id = ?";
@@ -23,6 +23,6 @@ public final class EventTombstone {
             SELECT source, event_id FROM event_tombstone WHERE received_at < ? ORDER BY received_at LIMIT ?""";
     public static final String DELETE = "DELETE FROM event_tombstone WHERE source = ? AND event_id = ?";
 
-    private EventTombstone() {
+    private EventTombstoneStatements() {
     }
 }

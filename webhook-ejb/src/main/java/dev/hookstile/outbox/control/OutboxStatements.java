@@ -4,7 +4,7 @@ package dev.hookstile.outbox.control;
  * The statements on {@code outbox}: plain SQL through JDBC on the transaction's connection, like the claim. Kept to
  * SQL that PostgreSQL and H2 (MODE=PostgreSQL) both accept.
  */
-public final class OutboxEntry {
+public final class OutboxStatements {
 
     public static final String PENDING = "pending";
     public static final String DELIVERED = "delivered";
@@ -90,6 +90,6 @@ public final class OutboxEntry {
                               last_error = NULL
             WHERE id = ? AND status IN ('delivered', 'dead')""";
 
-    private OutboxEntry() {
+    private OutboxStatements() {
     }
 }

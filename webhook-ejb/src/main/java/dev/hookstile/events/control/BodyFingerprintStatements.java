@@ -1,11 +1,11 @@
-package dev.hookstile.events.entity;
+package dev.hookstile.events.control;
 
 /**
  * The statements on {@code body_fingerprint}: which event owns a body's SHA-256 within a source. Plain SQL, run
  * through JDBC on the processing transaction's connection, like the claim; nothing reads the table through JPA.
  * Kept to SQL that PostgreSQL and H2 (MODE=PostgreSQL) both accept: H2 refuses a conflict target.
  */
-public final class BodyFingerprint {
+public final class BodyFingerprintStatements {
 
     public static final String CLAIM = """
             INSERT INTO body_fingerprint (source, sha256, event_id, received_at) VALUES (?, ?, ?, ?)
@@ -20,6 +20,6 @@ public final class BodyFingerprint {
     /** Fingerprints whose window has passed for good: the retention deletes them with the events. */
     public static final String DELETE_OLDER = "DELETE FROM body_fingerprint WHERE source = ? AND received_at < ?";
 
-    private BodyFingerprint() {
+    private BodyFingerprintStatements() {
     }
 }
