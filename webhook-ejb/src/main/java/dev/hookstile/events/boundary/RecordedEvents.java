@@ -73,27 +73,10 @@ public class RecordedEvents {
      */
     private EventQuery.Position floor(EventQuery query) {
         var jpql = new StringBuilder("SELECT e.receivedAt, e.source, e.eventId FROM ReceivedEvent e WHERE 1 = 1");
-        if (query.since() != null) {
-            jpql.append(" AND e.receivedAt >= :since");
-        }
-        if (query.until() != null) {
-            jpql.append(" AND e.receivedAt < :until");
-        }
-        if (query.after() != null) {
-            jpql.append(AFTER);
-        }
+        appendWindow(jpql, query);
         jpql.append(" ORDER BY e.receivedAt DESC, e.source DESC, e.eventId DESC");
-        var typed = em.createQuery(jpql.toString(), Object[].class);
-        if (query.since() != null) {
-            typed.setParameter("since", query.since().atOffset(ZoneOffset.UTC));
-        }
-        if (query.until() != null) {
-            typed.setParameter("until", query.until().atOffset(ZoneOffset.UTC));
-        }
-        if (query.after() != null) {
-            typed.setParameter("t", query.after().receivedAt()).setParameter("s", query.after().source())
-                    .setParameter("e", query.after().eventId());
-        }
+        TypedQuery<Object[]> typed = em.createQuery(jpql.toString(), Object[].class);
+        bindWindow(typed, query);
         List<Object[]> row = typed.setFirstResult(Math.max(0, scanEvents - 1)).setMaxResults(1).getResultList();
         return row.isEmpty() ? null
                 : new EventQuery.Position((OffsetDateTime) row.get(0)[0], (String) row.get(0)[1], (String) row.get(0)[2]);
@@ -106,6 +89,33 @@ public class RecordedEvents {
      */
     private static final String AFTER = " AND e.receivedAt <= :t AND (e.receivedAt < :t OR (e.receivedAt = :t"
             + " AND (e.source < :s OR (e.source = :s AND e.eventId < :e))))";
+
+    /** The query's time range and cursor: the conditions both the page and its floor are bounded by. */
+    private static void appendWindow(StringBuilder jpql, EventQuery query) {
+        if (query.since() != null) {
+            jpql.append(" AND e.receivedAt >= :since");
+        }
+        if (query.until() != null) {
+            jpql.append(" AND e.receivedAt < :until");
+        }
+        if (query.after() != null) {
+            jpql.append(AFTER);
+        }
+    }
+
+    private static void bindWindow(TypedQuery<?> typed, EventQuery query) {
+        if (query.since() != null) {
+            typed.setParameter("since", query.since().atOffset(ZoneOffset.UTC));
+        }
+        if (query.until() != null) {
+            typed.setParameter("until", query.until().atOffset(ZoneOffset.UTC));
+        }
+        if (query.after() != null) {
+            typed.setParameter("t", query.after().receivedAt())
+                    .setParameter("s", query.after().source())
+                    .setParameter("e", query.after().eventId());
+        }
+    }
 
     /**
      * One page, newest first; at most {@code query.limit()} events. An event id without a source is looked up under
@@ -140,15 +150,7 @@ public class RecordedEvents {
                 jpql.append(" AND e.source IN :sources");
             }
         }
-        if (query.since() != null) {
-            jpql.append(" AND e.receivedAt >= :since");
-        }
-        if (query.until() != null) {
-            jpql.append(" AND e.receivedAt < :until");
-        }
-        if (query.after() != null) {
-            jpql.append(AFTER);
-        }
+        appendWindow(jpql, query);
         if (floor != null) {
             jpql.append(" AND e.receivedAt >= :ft AND (e.receivedAt > :ft OR (e.receivedAt = :ft AND (e.source > :fs"
                     + " OR (e.source = :fs AND e.eventId >= :fe))))");
@@ -176,17 +178,7 @@ public class RecordedEvents {
                 typed.setParameter("sources", names);
             }
         }
-        if (query.since() != null) {
-            typed.setParameter("since", query.since().atOffset(ZoneOffset.UTC));
-        }
-        if (query.until() != null) {
-            typed.setParameter("until", query.until().atOffset(ZoneOffset.UTC));
-        }
-        if (query.after() != null) {
-            typed.setParameter("t", query.after().receivedAt())
-                    .setParameter("s", query.after().source())
-                    .setParameter("e", query.after().eventId());
-        }
+        bindWindow(typed, query);
         if (floor != null) {
             typed.setParameter("ft", floor.receivedAt()).setParameter("fs", floor.source())
                     .setParameter("fe", floor.eventId());
