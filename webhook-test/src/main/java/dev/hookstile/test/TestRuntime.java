@@ -64,24 +64,7 @@ public final class TestRuntime implements LauncherSessionListener {
         chooseDatabase();
         Path work = runtime.resolve("run");
         deleteRecursively(work);
-        Path data = work.resolve("data");
-        try {
-            Files.createDirectories(data.resolve("broker"));
-            Files.createDirectories(work.resolve("tmp"));
-            String raProperties = "ServerUrl=" + asadminEscape("vm://localhost?create=false")
-                    + ":BrokerXmlConfig=" + asadminEscape("hookstile:" + data.resolve("broker"));
-            // As Hookstile's own ITs: no HTTP/2 cleartext upgrade, which the JDK's HttpClient offers and production
-            // never takes (config/src/main/payara/pre-boot.asadmin says why).
-            Files.writeString(work.resolve("pre-boot.asadmin"),
-                    "set configs.config.server-config.network-config.protocols.protocol.http-listener.http"
-                            + ".http2-enabled=false\n");
-            Files.writeString(work.resolve("post-boot.asadmin"),
-                    Files.readString(runtime.resolve("templates/post-boot.asadmin"))
-                            .replace("@RA_PROPERTIES@", raProperties)
-                            .replace("@RAR@", runtime.resolve("activemq-rar.rar").toString()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        writeBootCommands(runtime, work);
         byte[] token = new byte[24];
         new SecureRandom().nextBytes(token);
         System.setProperty(ADMIN_TOKEN, "test-" + HexFormat.of().formatHex(token));
@@ -94,6 +77,56 @@ public final class TestRuntime implements LauncherSessionListener {
         }
     }
 
+    /**
+     * Prepares {@code work} for a Payara Micro that runs Hookstile as the launcher does (Hookstile's own ITs prepare
+     * theirs with it too): {@code data/broker} for the embedded broker, {@code tmp}, and the pre- and post-boot
+     * command files, the latter from the runtime's template with the broker's resource adapter filled in.
+     *
+     * @param runtime the unpacked {@code dev.hookstile:config:zip:runtime}
+     */
+    public static void writeBootCommands(Path runtime, Path work) {
+        Path data = work.resolve("data").toAbsolutePath();
+        try {
+            Files.createDirectories(data.resolve("broker"));
+            Files.createDirectories(work.resolve("tmp"));
+            String raProperties = "ServerUrl=" + asadminEscape("vm://localhost?create=false")
+                    + ":BrokerXmlConfig=" + asadminEscape("hookstile:" + data.resolve("broker"));
+            // As ./hookstile runs it (config/src/main/payara/pre-boot.asadmin): no HTTP/2 cleartext upgrade. The
+            // JDK's HttpClient offers it on a connection's first request; a servlet's answer to an upgraded GET then
+            // reached it as HTTP/1.1 bytes where HTTP/2 frames were due (a protocol error), and later requests on
+            // the connection went down the upgraded path, which production never takes.
+            Files.writeString(work.resolve("pre-boot.asadmin"),
+                    "set configs.config.server-config.network-config.protocols.protocol.http-listener.http"
+                            + ".http2-enabled=false\n");
+            Files.writeString(work.resolve("post-boot.asadmin"),
+                    Files.readString(runtime.resolve("templates/post-boot.asadmin"))
+                            .replace("@RA_PROPERTIES@", raProperties)
+                            .replace("@RAR@", runtime.resolve("activemq-rar.rar").toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Creates a schema of this run's own in the PostgreSQL database at {@code url}, named {@code prefix} and the
+     * time, after dropping this prefix's schemas older than a day (a concurrent run's are left alone).
+     *
+     * @return the URL that works in the new schema
+     */
+    public static String freshSchema(String url, String user, String password, String prefix) throws SQLException {
+        String schema = prefix + System.currentTimeMillis();
+        try (Connection connection = DriverManager.getConnection(url, user, password);
+             Statement statement = connection.createStatement()) {
+            statement.execute("DO $$ DECLARE s text; BEGIN FOR s IN SELECT nspname FROM pg_namespace"
+                    + " WHERE nspname ~ '^" + prefix + "[0-9]+$'"
+                    + " AND substring(nspname from " + (prefix.length() + 1) + ")::bigint < "
+                    + (System.currentTimeMillis() - 86_400_000L)
+                    + " LOOP EXECUTE 'DROP SCHEMA ' || quote_ident(s) || ' CASCADE'; END LOOP; END $$");
+            statement.execute("CREATE SCHEMA " + schema);
+        }
+        return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    }
+
     private static void chooseDatabase() {
         String url = System.getenv("HOOKSTILE_TEST_DB_URL");
         String user = System.getenv().getOrDefault("HOOKSTILE_TEST_DB_USER", "postgres");
@@ -101,24 +134,18 @@ public final class TestRuntime implements LauncherSessionListener {
         if (url == null || url.isBlank()) {
             url = LOCAL_POSTGRES;
         }
-        String schema = SCHEMA_PREFIX + System.currentTimeMillis();
-        try (Connection connection = DriverManager.getConnection(url, user, password);
-             Statement statement = connection.createStatement()) {
-            statement.execute("DO $$ DECLARE s text; BEGIN FOR s IN SELECT nspname FROM pg_namespace"
-                    + " WHERE nspname ~ '^" + SCHEMA_PREFIX + "[0-9]+$'"
-                    + " AND substring(nspname from " + (SCHEMA_PREFIX.length() + 1) + ")::bigint < "
-                    + (System.currentTimeMillis() - 86_400_000L)
-                    + " LOOP EXECUTE 'DROP SCHEMA ' || quote_ident(s) || ' CASCADE'; END LOOP; END $$");
-            statement.execute("CREATE SCHEMA " + schema);
+        String schemaUrl;
+        try {
+            schemaUrl = freshSchema(url, user, password, SCHEMA_PREFIX);
         } catch (SQLException e) {
             throw new IllegalStateException("Hookstile's integration tests need PostgreSQL: none answered at " + url
                     + " (set HOOKSTILE_TEST_DB_URL, _USER and _PASSWORD, or start one on 127.0.0.1:5432 with a"
                     + " database named test): " + e.getMessage(), e);
         }
-        System.setProperty(DB_URL, url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema);
+        System.setProperty(DB_URL, schemaUrl);
         System.setProperty(DB_USER, user);
         System.setProperty(DB_PASSWORD, password);
-        System.err.println("Hookstile's integration tests use schema " + schema + " of " + url);
+        System.err.println("Hookstile's integration tests use " + schemaUrl);
     }
 
     /** A connection to the run's database schema, where Hookstile's tables and the handler's own live. */

@@ -1,5 +1,6 @@
 package dev.hookstile.it;
 
+import dev.hookstile.test.TestRuntime;
 import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
 
@@ -9,13 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -46,26 +42,7 @@ public class ItEnvironment implements LauncherSessionListener {
         Path runtime = Path.of(System.getProperty("hookstile.it.runtime"));
         Path arquillian = dir().resolve("arquillian");
         deleteRecursively(arquillian);
-        Path data = arquillian.resolve("data");
-        try {
-            Files.createDirectories(data.resolve("broker"));
-            Files.createDirectories(arquillian.resolve("tmp"));
-            String raProperties = "ServerUrl=" + asadminEscape("vm://localhost?create=false")
-                    + ":BrokerXmlConfig=" + asadminEscape("hookstile:" + data.resolve("broker").toAbsolutePath());
-            // As ./hookstile runs it (config/src/main/payara/pre-boot.asadmin): no HTTP/2 cleartext upgrade. The
-            // JDK's HttpClient offers it on a connection's first request; a servlet's answer to an upgraded GET then
-            // reached it as HTTP/1.1 bytes where HTTP/2 frames were due (a protocol error), and later requests on
-            // the connection went down the upgraded path, which production never takes.
-            Files.writeString(arquillian.resolve("pre-boot.asadmin"),
-                    "set configs.config.server-config.network-config.protocols.protocol.http-listener.http"
-                            + ".http2-enabled=false\n");
-            Files.writeString(arquillian.resolve("post-boot.asadmin"),
-                    Files.readString(runtime.resolve("templates/post-boot.asadmin"))
-                            .replace("@RA_PROPERTIES@", raProperties)
-                            .replace("@RAR@", runtime.resolve("activemq-rar.rar").toString()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        TestRuntime.writeBootCommands(runtime, arquillian);
         System.setProperty("hookstile.it.micro-jar", runtime.resolve("payara-micro.jar").toString());
         System.setProperty("hookstile.it.arquillian-dir", arquillian.toString());
     }
@@ -124,34 +101,14 @@ public class ItEnvironment implements LauncherSessionListener {
 
     /**
      * Each run gets a schema of its own in the test database, so no test depends on what an earlier run, or a run
-     * of another checkout, left behind (events, the test handler's tables, a migration history). Schemas of runs
-     * older than a day are dropped; a concurrent run's are left alone.
+     * of another checkout, left behind (events, the test handler's tables, a migration history).
      */
     private static String inFreshSchema(String url, String user, String password) {
-        long now = System.currentTimeMillis();
-        String schema = "hookstile_it_" + now;
-        try (Connection connection = DriverManager.getConnection(url, user, password);
-             Statement statement = connection.createStatement()) {
-            List<String> stale = new ArrayList<>();
-            try (ResultSet schemas = statement.executeQuery(
-                    "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'hookstile\\_it\\_%'")) {
-                while (schemas.next()) {
-                    String name = schemas.getString(1);
-                    String millis = name.substring("hookstile_it_".length());
-                    if (millis.chars().allMatch(Character::isDigit)
-                            && now - Long.parseLong(millis) > TimeUnit.DAYS.toMillis(1)) {
-                        stale.add(name);
-                    }
-                }
-            }
-            for (String name : stale) {
-                statement.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
-            }
-            statement.execute("CREATE SCHEMA " + schema);
+        try {
+            return TestRuntime.freshSchema(url, user, password, "hookstile_it_");
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot create the test schema " + schema + " in " + url, e);
+            throw new IllegalStateException("cannot create a test schema in " + url, e);
         }
-        return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
     }
 
     private static boolean answers(String url, String user, String password) {
@@ -160,10 +117,6 @@ public class ItEnvironment implements LauncherSessionListener {
         } catch (SQLException e) {
             return false;
         }
-    }
-
-    static String asadminEscape(String value) {
-        return value.replace("\\", "\\\\").replace(":", "\\:").replace("=", "\\=");
     }
 
     static void deleteRecursively(Path dir) {
