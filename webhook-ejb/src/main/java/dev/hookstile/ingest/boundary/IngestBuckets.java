@@ -1,5 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
+import dev.hookstile.ingest.control.IngestBucketStatements;
 import dev.hookstile.ingest.control.Tally;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.platform.boundary.SchemaMigration;
@@ -44,32 +45,6 @@ public class IngestBuckets {
     private static final Duration DELETE_EVERY = Duration.ofMinutes(5);
     private static final Logger LOG = Logger.getLogger(IngestBuckets.class.getName());
 
-    /**
-     * PostgreSQL: an atomic upsert adding the deltas. H2 (the embedded database) knows no {@code DO UPDATE}: a
-     * {@code MERGE}, which is safe here because only this instance writes rows with its own instance column.
-     */
-    static final String UPSERT_POSTGRES = """
-            INSERT INTO %1$s (%2$s, source, instance, accepted, duplicate, rejected, last_event_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (%2$s, source, instance) DO UPDATE SET
-                accepted = %1$s.accepted + EXCLUDED.accepted,
-                duplicate = %1$s.duplicate + EXCLUDED.duplicate,
-                rejected = %1$s.rejected + EXCLUDED.rejected,
-                last_event_at = GREATEST(%1$s.last_event_at, EXCLUDED.last_event_at)""";
-    static final String UPSERT_H2 = """
-            MERGE INTO %1$s t
-            USING (SELECT CAST(? AS TIMESTAMP WITH TIME ZONE) %2$s, CAST(? AS VARCHAR(63)) source,
-                          CAST(? AS VARCHAR(64)) instance, CAST(? AS BIGINT) accepted, CAST(? AS BIGINT) duplicate,
-                          CAST(? AS BIGINT) rejected, CAST(? AS TIMESTAMP WITH TIME ZONE) last_event_at) s
-            ON t.%2$s = s.%2$s AND t.source = s.source AND t.instance = s.instance
-            WHEN MATCHED THEN UPDATE SET accepted = t.accepted + s.accepted, duplicate = t.duplicate + s.duplicate,
-                rejected = t.rejected + s.rejected,
-                last_event_at = CASE WHEN t.last_event_at IS NULL OR s.last_event_at > t.last_event_at
-                                     THEN s.last_event_at ELSE t.last_event_at END
-            WHEN NOT MATCHED THEN INSERT (%2$s, source, instance, accepted, duplicate, rejected, last_event_at)
-                VALUES (s.%2$s, s.source, s.instance, s.accepted, s.duplicate, s.rejected, s.last_event_at)""";
-    static final String DELETE_OLD = "DELETE FROM ingest_bucket WHERE bucket_start < ?";
-    static final String DELETE_OLD_HOURS = "DELETE FROM ingest_hour WHERE hour_start < ?";
     /** An hour in epoch milliseconds. */
     public static final long HOUR_MILLIS = Duration.ofHours(1).toMillis();
 
@@ -115,7 +90,7 @@ public class IngestBuckets {
         try (Connection connection = dataSource.getConnection()) {
             write(connection, deltas, instance);
             if (now - lastDelete > DELETE_EVERY.toMillis()) {
-                for (String sql : new String[]{DELETE_OLD, DELETE_OLD_HOURS}) {
+                for (String sql : new String[]{IngestBucketStatements.DELETE_OLD, IngestBucketStatements.DELETE_OLD_HOURS}) {
                     try (PreparedStatement delete = connection.prepareStatement(sql)) {
                         delete.setTimestamp(1, new Timestamp(now - KEEP.toMillis()));
                         delete.executeUpdate();
@@ -150,7 +125,7 @@ public class IngestBuckets {
         }
         boolean postgres = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT)
                 .contains("postgres");
-        String upsert = postgres ? UPSERT_POSTGRES : UPSERT_H2;
+        String upsert = postgres ? IngestBucketStatements.UPSERT_POSTGRES : IngestBucketStatements.UPSERT_H2;
         List<Tally.Delta> buckets = Tally.merged(deltas);
         List<Tally.Delta> hours = Tally.merged(deltas.stream().map(d -> new Tally.Delta(
                 Math.floorDiv(d.bucketStart(), HOUR_MILLIS) * HOUR_MILLIS, d.source(), d.accepted(), d.duplicate(),
