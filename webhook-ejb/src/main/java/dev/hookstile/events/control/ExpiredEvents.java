@@ -63,7 +63,8 @@ public class ExpiredEvents {
             try (PreparedStatement query = connection.prepareStatement(ReceivedEventStatements.EXPIRED)) {
                 query.setString(1, source);
                 query.setTimestamp(2, Timestamp.from(cutoff));
-                query.setInt(3, limit);
+                query.setTimestamp(3, Timestamp.from(cutoff));
+                query.setInt(4, limit);
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
                         ids.add(rows.getString(1));
@@ -87,6 +88,7 @@ public class ExpiredEvents {
                     String id = ids.get(i);
                     events.setString(1, source);
                     events.setString(2, id);
+                    events.setTimestamp(3, Timestamp.from(cutoff));
                     if (events.executeUpdate() == 1) {
                         deleted++;
                         deletedCompleted += completed.get(i) ? 1 : 0;

@@ -61,19 +61,29 @@ public final class ReceivedEventStatements {
     public static final String SET_STATUS = """
             UPDATE received_event SET status = ?, last_error = ? WHERE source = ? AND event_id = ?""";
     /**
-     * A batch of a source's events that the retention may delete: finished well and received before the cut-off.
-     * Served by the index on (status, received_at).
+     * A batch of a source's events that the retention may delete: finished well, received before the cut-off and
+     * not changed since (a replay's run counts from its end). Served by the index on (status, received_at).
+     *
+     * <p>The last change matters for the claim: a delivery whose claim waits for another transaction's claim of the
+     * same event (PostgreSQL makes the second insert wait for the first) proceeds as soon as that one commits, and
+     * inserts after all if the row is gone by then; its tombstone guard was read before the wait. An event deleted
+     * the moment it completed would so be claimed, and run, again (found by EventLifeInterleavingTest). Deleting
+     * only events unchanged for the whole retention closes that window for anything but a claim that waited longer.
+     * Parameters: source, cut-off, cut-off, limit.
      */
     public static final String EXPIRED = """
             SELECT event_id, body_digest, received_at, status FROM received_event
             WHERE source = ? AND status IN (""" + EventStatus.EXPIRABLE_IN_SQL + """
-            ) AND received_at < ?
+            ) AND received_at < ? AND updated_at < ?
             ORDER BY received_at
             LIMIT ?""";
-    /** One expired event, deleted only if it is still finished well (a replay may have queued it again since). */
+    /**
+     * One expired event, deleted only if it is still finished well and unchanged since the cut-off (a replay may
+     * have queued it again since). Parameters: source, event id, cut-off.
+     */
     public static final String DELETE_EXPIRED = """
-            DELETE FROM received_event WHERE source = ? AND event_id = ? AND status IN (""" + EventStatus.EXPIRABLE_IN_SQL
-            + ")";
+            DELETE FROM received_event WHERE source = ? AND event_id = ? AND updated_at < ?
+              AND status IN (""" + EventStatus.EXPIRABLE_IN_SQL + ")";
     /** Never overwrites a completed event: a concurrent delivery may have processed it meanwhile. */
     public static final String UPDATE_FAILURE = """
             UPDATE received_event SET status = ?, attempts = ?, last_error = ?, updated_at = ?

@@ -22,11 +22,18 @@ import java.util.Objects;
 @Entity
 @Table(name = "received_event")
 @IdClass(ReceivedEvent.Key.class)
-@NamedNativeQuery(name = ReceivedEvent.REQUEUE, query = """
+@NamedNativeQuery(name = ReceivedEvent.REPLAY, query = """
         UPDATE received_event SET status = 'received', replay_base = attempts, updated_at = ?1
         WHERE source = ?2 AND event_id = ?3
           AND (status IN (""" + EventStatus.REPLAYABLE_IN_SQL + """
         ) OR (status = 'received' AND updated_at < ?4))""")
+@NamedNativeQuery(name = ReceivedEvent.REQUEUE_LOST, query = """
+        UPDATE received_event SET updated_at = ?1
+        WHERE source = ?2 AND event_id = ?3 AND status = 'received' AND updated_at < ?4""")
+@NamedNativeQuery(name = ReceivedEvent.REPLAY_AS_SEEN, query = """
+        UPDATE received_event SET status = 'received', replay_base = attempts, updated_at = ?1
+        WHERE source = ?2 AND event_id = ?3 AND status = ?4 AND attempts = ?5 AND status IN ("""
+        + EventStatus.REPLAYABLE_IN_SQL + ")")
 public class ReceivedEvent {
 
     /**
@@ -36,11 +43,26 @@ public class ReceivedEvent {
      */
     public static final String UNREADABLE_SOURCE = "_unreadable";
     /**
-     * A replay: only a finished event is queued again, so two concurrent replays queue it once. An event left
-     * {@code received} for long (its replay's message was lost between the database commit and the broker's) can be
-     * replayed again.
+     * An operator's replay of one event: only a finished event is queued again, so two concurrent replays queue it
+     * once. An event left {@code received} for long (its replay's message was lost between the database commit and
+     * the broker's) can be replayed again. Parameters: now, source, event id, "left for long" before.
      */
-    public static final String REQUEUE = "ReceivedEvent.requeue";
+    public static final String REPLAY = "ReceivedEvent.replay";
+    /**
+     * A lost replay's message sent again ({@code LostReplays}): only while the event is still {@code received} as
+     * the caller saw it, from before the start. A consumer that finished it between that look and this update has
+     * made it {@code completed}, {@code ignored} or {@code dead}: left alone, or the finished event would run again
+     * for the same replay. The status does not change; {@code updated_at} moves so that the next look skips it.
+     * Parameters: now, source, event id, the start.
+     */
+    public static final String REQUEUE_LOST = "ReceivedEvent.requeueLost";
+    /**
+     * A bulk replay job's replay of an event its filter selected: only while the event is still as the job read it,
+     * the same finished status and the same attempts. One queued again by another replay since (and perhaps finished
+     * again) has moved on, and is already queued or replayed: two jobs on one filter replay it once. Parameters:
+     * now, source, event id, the status seen, the attempts seen.
+     */
+    public static final String REPLAY_AS_SEEN = "ReceivedEvent.replayAsSeen";
 
     @Id
     private String source;

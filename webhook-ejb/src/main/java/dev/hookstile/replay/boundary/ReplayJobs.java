@@ -154,7 +154,8 @@ public class ReplayJobs {
             while (!page.isEmpty()) {
                 for (EventSummary event : page) {
                     matched++;
-                    if (replays.replayForJob(event.source(), event.eventId()) == Replays.Result.QUEUED) {
+                    if (replays.replayForJob(event.source(), event.eventId(), event.status(), event.attempts())
+                            == Replays.Result.QUEUED) {
                         queued++;
                     }
                 }

@@ -1,5 +1,6 @@
 package dev.hookstile.replay.boundary;
 
+import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.events.entity.ReceivedEvent;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.queue.boundary.EventMessage;
@@ -28,6 +29,10 @@ import java.util.logging.Logger;
  * ({@code completed}, {@code ignored} or {@code dead}) can be queued again. So the dedup claim does not block a
  * replay, yet two concurrent replays of one event queue it once: the second finds it {@code received} already. The
  * event's allowance of attempts starts afresh ({@code replay_base}).
+ *
+ * <p>Each way in updates the row only from the state its caller saw (the transitions of docs/architecture.md, "The
+ * life of an event"): a job from the status and attempts it read, a lost replay's requeue only while the event is
+ * still {@code received} from before the start. A row that moved on meanwhile answers {@link Result#ALREADY_QUEUED}.
  */
 @ApplicationScoped
 public class Replays {
@@ -89,7 +94,7 @@ public class Replays {
      */
     @Transactional(rollbackOn = Exception.class)
     public Result replay(String source, String eventId, String idempotencyKey) throws HandOffFailure {
-        Queued queued = queueAgain(source, eventId, idempotencyKey, Instant.now().minus(LOST_REPLAY));
+        Queued queued = queueAgain(source, eventId, idempotencyKey, Transition.replay(Instant.now().minus(LOST_REPLAY)));
         if (queued.result() == Result.QUEUED) {
             // Said before the commit: a replay rolled back after this line leaves its event as it was, and the
             // caller is told it failed.
@@ -100,12 +105,15 @@ public class Replays {
     }
 
     /**
-     * {@link #replay} without an idempotency key and without a line of its own: a bulk replay job queues thousands,
-     * and says what it did once, when it ends ({@link ReplayJobs}).
+     * A bulk replay job's replay of an event its filter selected, without an idempotency key and without a line of
+     * its own (a job queues thousands, and says what it did once, when it ends: {@link ReplayJobs}). Only while the
+     * event is still as the job read it: {@code seenStatus} with {@code seenAttempts}; one another replay queued since
+     * is {@link Result#ALREADY_QUEUED}.
      */
     @Transactional(rollbackOn = Exception.class)
-    public Result replayForJob(String source, String eventId) throws HandOffFailure {
-        Queued queued = queueAgain(source, eventId, null, Instant.now().minus(LOST_REPLAY));
+    public Result replayForJob(String source, String eventId, EventStatus seenStatus, int seenAttempts)
+            throws HandOffFailure {
+        Queued queued = queueAgain(source, eventId, null, Transition.asSeen(seenStatus, seenAttempts));
         if (queued.result() == Result.QUEUED) {
             LogFields.event(source, eventId, queued.attempt()).log(LOG, Level.FINE, () -> "Replay job: event "
                     + LogFields.name(source, eventId) + " queued again, as attempt " + queued.attempt());
@@ -114,20 +122,37 @@ public class Replays {
     }
 
     /**
-     * Queues again an event a replay left {@code received} before {@code before}, whose message may be lost (see
-     * {@link LostReplays}); a finished event is queued again as by {@link #replay}. A second message for an event
-     * whose first was not lost is harmless: only one delivery can claim it.
+     * Sends again the message of an event a replay left {@code received} before {@code before}, which may be lost
+     * (see {@link LostReplays}); only while it is still so. An event a consumer finished meanwhile is
+     * {@link Result#ALREADY_QUEUED} and left as it is: it ran for its replay. A second message for an event whose first
+     * was not lost is harmless: only one delivery can claim it.
      */
     @Transactional(rollbackOn = Exception.class)
     public Result requeueLost(String source, String eventId, Instant before) throws HandOffFailure {
-        return queueAgain(source, eventId, null, before).result();
+        return queueAgain(source, eventId, null, Transition.lost(before)).result();
+    }
+
+    /** The update a way of replaying makes, with the state its caller saw. */
+    private record Transition(String query, Object seen, Object seenAttempts) {
+
+        static Transition replay(Instant lostBefore) {
+            return new Transition(ReceivedEvent.REPLAY, Timestamp.from(lostBefore), null);
+        }
+
+        static Transition lost(Instant before) {
+            return new Transition(ReceivedEvent.REQUEUE_LOST, Timestamp.from(before), null);
+        }
+
+        static Transition asSeen(EventStatus status, int attempts) {
+            return new Transition(ReceivedEvent.REPLAY_AS_SEEN, status.column(), attempts);
+        }
     }
 
     /** What a replay did; {@code attempt}: the attempt the event is queued for, 0 when it was not queued. */
     private record Queued(Result result, int attempt) {
     }
 
-    private Queued queueAgain(String source, String eventId, String idempotencyKey, Instant lostBefore)
+    private Queued queueAgain(String source, String eventId, String idempotencyKey, Transition transition)
             throws HandOffFailure {
         if (idempotencyKey != null) {
             @SuppressWarnings("unchecked")
@@ -148,12 +173,15 @@ public class Replays {
             return new Queued(Result.NOT_REPLAYABLE, 0);
         }
         Instant now = Instant.now();
-        int requeued = em.createNamedQuery(ReceivedEvent.REQUEUE)
+        var update = em.createNamedQuery(transition.query())
                 .setParameter(1, Timestamp.from(now))
                 .setParameter(2, source)
                 .setParameter(3, eventId)
-                .setParameter(4, Timestamp.from(lostBefore))
-                .executeUpdate();
+                .setParameter(4, transition.seen());
+        if (transition.seenAttempts() != null) {
+            update.setParameter(5, transition.seenAttempts());
+        }
+        int requeued = update.executeUpdate();
         if (requeued == 0) {
             return new Queued(Result.ALREADY_QUEUED, 0);
         }

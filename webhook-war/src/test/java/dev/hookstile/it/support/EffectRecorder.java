@@ -34,6 +34,7 @@ import java.time.Instant;
  *     the server with events in flight;</li>
  *     <li>{@code hang-...} sleeps ten minutes, as a handler stuck on a call without a timeout does;</li>
  *     <li>{@code nap-...} takes {@value #NAP_MILLIS} ms, so that its try's recorded duration can be checked;</li>
+ *     <li>{@code slow-...} takes {@value #SLOW_MILLIS} ms, so that a backlog of them drains slowly;</li>
  *     <li>{@code halt-...} halts the JVM right after the try's transaction commits, before the broker hears that
  *     the message was consumed: the crash window this design leaves open;</li>
  *     <li>{@code detach-...} makes the consumer delivering it stop receiving while its connection stays open
@@ -48,6 +49,7 @@ import java.time.Instant;
 public class EffectRecorder implements WebhookHandler {
 
     public static final int NAP_MILLIS = 300;
+    public static final int SLOW_MILLIS = 15;
 
     @PersistenceContext(unitName = "hookstile")
     EntityManager em;
@@ -69,6 +71,9 @@ public class EffectRecorder implements WebhookHandler {
         }
         if (event.eventId().startsWith("nap-")) {
             Thread.sleep(NAP_MILLIS);
+        }
+        if (event.eventId().startsWith("slow-")) {
+            Thread.sleep(SLOW_MILLIS);
         }
         em.createNativeQuery("INSERT INTO it_effect (source, event_id, attempt, recorded_at) VALUES (?1, ?2, ?3, ?4)")
                 .setParameter(1, event.source())

@@ -41,6 +41,8 @@ class RetentionIT extends DeployedHookstile {
             insert(db, "it", "old-dead-" + run, "dead", old);
             insert(db, "it", "old-retrying-" + run, "retrying", old);
             insert(db, "it", "recent-completed-" + run, "completed", Instant.now().minus(Duration.ofDays(29)));
+            insert(db, "it", "replayed-completed-" + run, "completed", old);
+            touch(db, "it", "replayed-completed-" + run, Instant.now());
 
             awaitGone(db, "it", "old-completed-" + run);
             awaitGone(db, "it", "old-ignored-" + run);
@@ -48,6 +50,18 @@ class RetentionIT extends DeployedHookstile {
             assertEquals(1, count(db, "it", "old-dead-" + run), "dead events wait for an operator");
             assertEquals(1, count(db, "it", "old-retrying-" + run), "unfinished events are never deleted");
             assertEquals(1, count(db, "it", "recent-completed-" + run), "30 days are kept by default");
+            assertEquals(1, count(db, "it", "replayed-completed-" + run),
+                    "an old event run again lately is kept for the retention from its last change");
+        }
+    }
+
+    private static void touch(Connection db, String source, String id, Instant at) throws SQLException {
+        try (PreparedStatement update = db.prepareStatement(
+                "UPDATE received_event SET updated_at = ? WHERE source = ? AND event_id = ?")) {
+            update.setTimestamp(1, Timestamp.from(at));
+            update.setString(2, source);
+            update.setString(3, id);
+            update.executeUpdate();
         }
     }
 
