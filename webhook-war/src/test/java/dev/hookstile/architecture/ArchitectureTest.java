@@ -177,7 +177,9 @@ class ArchitectureTest {
         for (JavaClass type : hookstile) {
             String location = type.getSource().map(source -> source.getUri().toString()).orElse("");
             String module = location.contains("webhook-ejb") ? "webhook-ejb"
-                    : location.contains("webhook-war") ? "webhook-war" : location;
+                    : location.contains("webhook-war") ? "webhook-war"
+                    // Another module's classes, from its jar or (a build that stops before packaging) its directory.
+                    : location.replaceAll("(/target/classes/|\\.jar!/).*", "");
             modulesOf.computeIfAbsent(type.getPackageName(), p -> new TreeSet<>()).add(module);
         }
         var split = new TreeMap<String, Set<String>>();

@@ -1,5 +1,6 @@
 package dev.hookstile.faults;
 
+import dev.hookstile.it.Await;
 import dev.hookstile.it.Deployments;
 import dev.hookstile.it.ItEnvironment;
 import dev.hookstile.it.Ledger;
@@ -46,7 +47,7 @@ class ReplayRestartFaultIT {
                         "{\"type\":\"" + type + "\",\"n\":" + i + "}"));
                 assertEquals(202, answer.statusCode(), answer.body());
             }
-            await(() -> count(ledger.statuses(prefix), "completed") == EVENTS, Duration.ofSeconds(300),
+            Await.until(() -> count(ledger.statuses(prefix), "completed") == EVENTS, Duration.ofSeconds(300),
                     "all " + EVENTS + " processed once");
 
             HttpResponse<String> job = webhooks.send(webhooks.operator("api/replays")
@@ -55,18 +56,18 @@ class ReplayRestartFaultIT {
                             + type + "\",\"requestId\":\"" + prefix + "\"}")));
             assertEquals(202, job.statusCode(), job.body());
             // Stopped once the job queued most events and the consumer ran some of them: the rest wait on the broker.
-            await(() -> count(ledger.statuses(prefix), "received") >= EVENTS / 2
+            Await.until(() -> count(ledger.statuses(prefix), "received") >= EVENTS / 2
                     && ledger.effects(prefix).values().stream().anyMatch(n -> n > 1), Duration.ofSeconds(120),
                     "the replay queued and the consumer began");
             assertTrue(server.stop(), "SIGTERM stops the server");
             long waiting = count(ledger.statuses(prefix), "received");
             server.start();
 
-            await(() -> ledger.statuses(prefix).values().stream().noneMatch(s -> s.equals("received")
+            Await.until(() -> ledger.statuses(prefix).values().stream().noneMatch(s -> s.equals("received")
                     || s.equals("retrying")), Duration.ofSeconds(300), "no replayed event left waiting");
             // LostReplays looks 10 s after the start and queues a second message for each event still waiting:
             // give those messages time to reach the consumer (each finds its event finished and runs nothing).
-            await(() -> waitingMessagesDrained(server), Duration.ofSeconds(120), "the second messages drained");
+            Await.until(() -> waitingMessagesDrained(server), Duration.ofSeconds(120), "the second messages drained");
             Map<String, Integer> after = ledger.effects(prefix);
             Map<String, String> statuses = ledger.statuses(prefix);
             int twice = 0;
@@ -95,19 +96,5 @@ class ReplayRestartFaultIT {
 
     private static long count(Map<String, String> statuses, String status) {
         return statuses.values().stream().filter(status::equals).count();
-    }
-
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void await(Condition condition, Duration timeout, String what) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + timeout.toSeconds() + " s: " + what);
-            }
-            Webhooks.sleep(Duration.ofMillis(500));
-        }
     }
 }

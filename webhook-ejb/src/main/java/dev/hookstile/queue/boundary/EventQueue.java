@@ -13,6 +13,7 @@ import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
+import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
@@ -58,6 +59,13 @@ import java.util.logging.Logger;
 public class EventQueue {
 
     private static final Logger LOG = Logger.getLogger(EventQueue.class.getName());
+
+    /**
+     * The JMS priority of a replay's message: below new deliveries' (the default, 4), so that a broker dispatching
+     * by priority serves new deliveries first. ActiveMQ does so only with {@code prioritizedMessages} on the queue's
+     * policy; what keeps a replay from crowding out new deliveries on any broker is its pacing ({@code ReplayJobs}).
+     */
+    public static final int REPLAY_PRIORITY = 1;
 
     /** Roughly the most bytes of events one message carries; a larger event goes alone. */
     static final int MAX_BYTES = 1 << 20;
@@ -289,7 +297,7 @@ public class EventQueue {
             var events = new ArrayList<Outgoing>(part.getValue().size());
             part.getValue().forEach(handOff -> events.add(handOff.event()));
             try {
-                sendNow(part.getKey(), events);
+                sendNow(part.getKey(), events, Message.DEFAULT_PRIORITY);
                 messages.sent();
             } catch (HandOffFailure e) {
                 part.getValue().forEach(handOff -> handOff.result().completeExceptionally(
@@ -348,15 +356,16 @@ public class EventQueue {
      * @param headersJson the retained headers as recorded
      */
     public void resend(Outgoing event) throws HandOffFailure {
-        sendNow(queueOf(event), List.of(event));
+        sendNow(queueOf(event), List.of(event), REPLAY_PRIORITY);
     }
 
-    private void sendNow(String queueName, List<Outgoing> events) throws HandOffFailure {
+    private void sendNow(String queueName, List<Outgoing> events, int priority) throws HandOffFailure {
         boolean ordered = !ContainerResources.QUEUE_NAME.equals(queueName);
         try (Connection connection = factory.createConnection();
              Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              MessageProducer producer = session.createProducer(ordered ? session.createQueue(queueName) : queue)) {
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);
+            producer.setPriority(priority);
             BytesMessage message = EventMessage.create(session, events);
             if (ordered) {
                 // One group per ordered queue: the broker gives it to one consumer at a time, across instances.

@@ -13,34 +13,50 @@ import java.time.OffsetDateTime;
 @Entity
 @Table(name = "replay_job")
 @NamedNativeQuery(name = ReplayJob.CREATE, query = """
-        INSERT INTO replay_job (id, request_key, filter, status, matched, queued, created_at)
+        INSERT INTO replay_job (id, request_key, filter, status, matched, queued, created_at, heartbeat_at,
+                                running_slot)
         VALUES (?1, ?2, ?3, """ + ReplayJobStatus.RUNNING_IN_SQL + """
-        , 0, 0, ?4)
+        , 0, 0, ?4, ?4, 1)
         ON CONFLICT DO NOTHING""")
 @NamedNativeQuery(name = ReplayJob.PROGRESS, query = """
-        UPDATE replay_job SET matched = ?1, queued = ?2 WHERE id = ?3""")
+        UPDATE replay_job SET matched = ?1, queued = ?2, heartbeat_at = ?3
+        WHERE id = ?4 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
+@NamedNativeQuery(name = ReplayJob.HEARTBEAT, query = """
+        UPDATE replay_job SET heartbeat_at = ?1 WHERE id = ?2 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
 @NamedNativeQuery(name = ReplayJob.FINISH, query = """
-        UPDATE replay_job SET status = ?1, matched = ?2, queued = ?3, finished_at = ?4, error = ?5
+        UPDATE replay_job SET status = ?1, matched = ?2, queued = ?3, finished_at = ?4, error = ?5, running_slot = NULL
         WHERE id = ?6 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
 @NamedNativeQuery(name = ReplayJob.CANCEL, query = """
         UPDATE replay_job SET status = """ + ReplayJobStatus.CANCELLED_IN_SQL + """
-        , finished_at = ?1 WHERE id = ?2 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
+        , finished_at = ?1, running_slot = NULL WHERE id = ?2 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
 @NamedNativeQuery(name = ReplayJob.STATUS, query = "SELECT status FROM replay_job WHERE id = ?1")
+@NamedNativeQuery(name = ReplayJob.RUNNING, query = "SELECT id FROM replay_job WHERE running_slot = 1")
 @NamedNativeQuery(name = ReplayJob.INTERRUPT, query = """
         UPDATE replay_job SET status = """ + ReplayJobStatus.INTERRUPTED_IN_SQL + """
-        , finished_at = ?1 WHERE status = """ + ReplayJobStatus.RUNNING_IN_SQL)
+        , finished_at = ?1, running_slot = NULL
+        WHERE status = """ + ReplayJobStatus.RUNNING_IN_SQL + """
+         AND (heartbeat_at IS NULL OR heartbeat_at < ?2)""")
 @NamedQuery(name = ReplayJob.BY_REQUEST, query = "SELECT j FROM ReplayJob j WHERE j.requestKey = :key")
 public class ReplayJob {
 
     /** Idempotent: a second request with the same key inserts nothing and finds the first job. */
     public static final String CREATE = "ReplayJob.create";
+    /** The job's counts and its heartbeat, while it runs; 0 rows: it was cancelled or interrupted meanwhile. */
     public static final String PROGRESS = "ReplayJob.progress";
+    /** The running job's owner is alive: written at least every {@code ReplayJobs.HEARTBEAT} while it runs or waits. */
+    public static final String HEARTBEAT = "ReplayJob.heartbeat";
+    /** The job that runs now, on any instance: one at a time per database. */
+    public static final String RUNNING = "ReplayJob.running";
     /** Only a running job finishes: one cancelled meanwhile stays cancelled. */
     public static final String FINISH = "ReplayJob.finish";
     /** Stops a running job: it sees it between two pages and stops there. */
     public static final String CANCEL = "ReplayJob.cancel";
     public static final String STATUS = "ReplayJob.status";
-    /** At start-up: a job that was running when the instance stopped will not continue by itself. */
+    /**
+     * A running job whose heartbeat stopped (its instance stopped or crashed) will not continue by itself: marked
+     * interrupted, which frees the slot for the next job. A job another instance runs keeps its heartbeat fresh and is
+     * left alone.
+     */
     public static final String INTERRUPT = "ReplayJob.interrupt";
     public static final String BY_REQUEST = "ReplayJob.byRequest";
 

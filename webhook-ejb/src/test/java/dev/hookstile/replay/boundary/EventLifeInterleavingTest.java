@@ -7,7 +7,6 @@ import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.events.entity.ReceivedEvent;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.NamedNativeQuery;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,8 +34,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -127,12 +124,9 @@ class EventLifeInterleavingTest {
     record Ways(String replay, String lost, String asSeen, boolean old) {
 
         static Ways current() {
-            Map<String, String> queries = new HashMap<>();
-            for (NamedNativeQuery query : ReceivedEvent.class.getAnnotationsByType(NamedNativeQuery.class)) {
-                queries.put(query.name(), query.query());
-            }
-            return new Ways(queries.get(ReceivedEvent.REPLAY), queries.get(ReceivedEvent.REQUEUE_LOST),
-                    queries.get(ReceivedEvent.REPLAY_AS_SEEN), false);
+            return new Ways(NamedQueries.of(ReceivedEvent.class, ReceivedEvent.REPLAY),
+                    NamedQueries.of(ReceivedEvent.class, ReceivedEvent.REQUEUE_LOST),
+                    NamedQueries.of(ReceivedEvent.class, ReceivedEvent.REPLAY_AS_SEEN), false);
         }
 
         static Ways beforeTheFix() {
@@ -641,7 +635,7 @@ class EventLifeInterleavingTest {
                 if (ids == null) {
                     ids = new ArrayList<>();
                     try (PreparedStatement select = actor.connection.prepareStatement(
-                            numbered(LostReplays.RECEIVED_BEFORE).sql())) {
+                            NamedQueries.numbered(LostReplays.RECEIVED_BEFORE).sql())) {
                         select.setTimestamp(1, ts(startedAt));
                         try (ResultSet rows = select.executeQuery()) {
                             while (rows.next()) {
@@ -730,32 +724,8 @@ class EventLifeInterleavingTest {
         return Timestamp.from(at);
     }
 
-    /** SQL with numbered parameters ({@code ?1}) as JDBC takes it, and the parameter each placeholder stands for. */
-    record Numbered(String sql, List<Integer> order) {
-    }
-
-    private static final Pattern NUMBERED = Pattern.compile("\\?(\\d+)");
-
-    static Numbered numbered(String sql) {
-        var order = new ArrayList<Integer>();
-        Matcher matcher = NUMBERED.matcher(sql);
-        var plain = new StringBuilder();
-        while (matcher.find()) {
-            order.add(Integer.parseInt(matcher.group(1)));
-            matcher.appendReplacement(plain, "?");
-        }
-        matcher.appendTail(plain);
-        return new Numbered(plain.toString(), order);
-    }
-
     private static int update(Connection connection, String sql, Object[] parameters) throws SQLException {
-        Numbered numbered = numbered(sql);
-        try (PreparedStatement update = connection.prepareStatement(numbered.sql())) {
-            for (int i = 0; i < numbered.order().size(); i++) {
-                update.setObject(i + 1, parameters[numbered.order().get(i) - 1]);
-            }
-            return update.executeUpdate();
-        }
+        return NamedQueries.update(connection, sql, parameters);
     }
 
     private static void inject(Object bean, String field, Object value) {

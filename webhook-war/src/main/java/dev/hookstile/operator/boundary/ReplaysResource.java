@@ -3,6 +3,7 @@ package dev.hookstile.operator.boundary;
 import dev.hookstile.web.boundary.Problems;
 import dev.hookstile.replay.boundary.ReplayFilter;
 import dev.hookstile.replay.boundary.ReplayJobs;
+import dev.hookstile.replay.boundary.ReplayRefused;
 import dev.hookstile.replay.entity.ReplayJob;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -56,7 +57,13 @@ public class ReplaysResource {
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-request", "Invalid request", e.getMessage(), "/api/replays").build();
         }
-        ReplayJob job = jobs.start(filter, requestId);
+        ReplayJob job;
+        try {
+            job = jobs.start(filter, requestId);
+        } catch (ReplayRefused refused) {
+            return Problems.of(refused.status(), refused.slug(), refused.title(), refused.getMessage(), "/api/replays")
+                    .build();
+        }
         return Response.accepted(Progress.of(job))
                 .header("Location", "/api/replays/" + job.getId()).build();
     }
