@@ -39,7 +39,9 @@ class ReplayRestartFaultIT {
         String type = "restarted." + prefix;
         Ledger ledger = new Ledger();
         try (var server = new ServerProcess(work, Deployments.exportTo(work.resolve("hookstile-it.war")))
-                .with("HOOKSTILE_PROCESSING_CONCURRENCY", "1")) {
+                .with("HOOKSTILE_PROCESSING_CONCURRENCY", "1")
+                // The whole replay queued before the stop, its messages waiting: no pacing in this scenario.
+                .with("HOOKSTILE_REPLAY_MAX_WAITING", String.valueOf(2 * EVENTS))) {
             server.start();
             Webhooks webhooks = server.webhooks();
             for (int i = 0; i < EVENTS; i++) {
@@ -55,10 +57,13 @@ class ReplayRestartFaultIT {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"source\":\"it\",\"status\":\"completed\",\"type\":\""
                             + type + "\",\"requestId\":\"" + prefix + "\"}")));
             assertEquals(202, job.statusCode(), job.body());
-            // Stopped once the job queued most events and the consumer ran some of them: the rest wait on the broker.
-            Await.until(() -> count(ledger.statuses(prefix), "received") >= EVENTS / 2
+            String jobId = job.body().replaceAll("(?s).*\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
+            // Stopped once the job queued every event and the consumer ran some of them: the rest wait on the broker.
+            Await.until(() -> webhooks.send(webhooks.operator("api/replays/" + jobId)).body()
+                            .contains("\"status\":\"completed\"")
+                    && count(ledger.statuses(prefix), "received") >= EVENTS / 2
                     && ledger.effects(prefix).values().stream().anyMatch(n -> n > 1), Duration.ofSeconds(120),
-                    "the replay queued and the consumer began");
+                    "the replay queued every event and the consumer began");
             assertTrue(server.stop(), "SIGTERM stops the server");
             long waiting = count(ledger.statuses(prefix), "received");
             server.start();
