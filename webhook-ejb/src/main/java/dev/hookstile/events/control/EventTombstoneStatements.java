@@ -11,7 +11,7 @@ public final class EventTombstoneStatements {
 
     /** A tombstone of (source, event id): the claim's guard, a primary-key probe. */
     public static final String EXISTS = "SELECT 1 FROM event_tombstone WHERE source = ? AND event_id = ?";
-    /** Left by the retention in the transaction that deletes the event. */
+    /** Left by the retention, committed before the transaction that deletes the event ({@code ExpiredEvents}). */
     public static final String LEAVE = """
             INSERT INTO event_tombstone (source, event_id, received_at) VALUES (?, ?, ?)
             ON CONFLICT DO NOTHING""";
@@ -22,6 +22,13 @@ public final class EventTombstoneStatements {
     public static final String EXPIRED = """
             SELECT source, event_id FROM event_tombstone WHERE received_at < ? ORDER BY received_at LIMIT ?""";
     public static final String DELETE = "DELETE FROM event_tombstone WHERE source = ? AND event_id = ?";
+    /**
+     * The tombstone the retention left for an event it then did not delete (queued again by a replay meanwhile),
+     * taken back while the event's row exists. Parameters: the key, twice.
+     */
+    public static final String TAKE_BACK = """
+            DELETE FROM event_tombstone WHERE source = ? AND event_id = ?
+              AND EXISTS (SELECT 1 FROM received_event WHERE source = ? AND event_id = ?)""";
 
     private EventTombstoneStatements() {
     }

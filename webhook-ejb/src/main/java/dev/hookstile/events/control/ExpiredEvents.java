@@ -21,8 +21,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Deletes events the retention no longer keeps, a small batch per transaction, so that no transaction holds many
- * row locks or runs long, and processing and other instances go on meanwhile. Two instances sweeping at once each
+ * Deletes events the retention no longer keeps, a small batch at a time (its tombstones in one transaction, then
+ * the events in another), so that no transaction holds many row locks or runs long, and processing and other
+ * instances go on meanwhile. Two instances sweeping at once each
  * delete what the other has not: the guarded delete of an event already gone deletes nothing.
  */
 @Stateless
@@ -46,20 +47,27 @@ public class ExpiredEvents {
     @Inject
     EntityManager em;
 
+    /** An event of a batch the retention deletes, with what its deletion needs. */
+    public record Expired(String eventId, Timestamp receivedAt, boolean completed, String bodyDigest) {
+    }
+
     /**
-     * Deletes up to {@code limit} of the source's completed and ignored events received before {@code cutoff}, with
-     * their history, and the bodies they shared once no event uses them; each leaves its tombstone, in the same
-     * transaction, so that no moment exists in which its id is forgotten.
+     * The first of a batch's two transactions: up to {@code limit} of the source's completed and ignored events
+     * received, and last changed, before {@code cutoff}, each given its tombstone, committed before any of them is
+     * deleted ({@link #deleteTombstoned}).
      *
-     * @return how many events were deleted, by status; fewer than {@code limit} in all when none are left
+     * <p>Why two: a claim reads the tombstone guard in its statement's snapshot and, when the event's row is locked,
+     * waits and inserts if the row is gone by then. Had the tombstone been left in the deleting transaction, a
+     * delivery arriving while that transaction held the row would claim the event again once it committed
+     * (EventLifeInterleavingTest found it). A claim that can find the row locked by the delete now started after the
+     * tombstone was committed, and its guard sees it.
+     *
+     * @return the batch; fewer than {@code limit} when none are left
      */
-    public Deleted deleteBatch(String source, Instant cutoff, int limit) {
+    public List<Expired> leaveTombstones(String source, Instant cutoff, int limit) {
         Connection connection = em.unwrap(Connection.class);
         try {
-            List<String> ids = new ArrayList<>(limit);
-            List<Timestamp> receivedAt = new ArrayList<>(limit);
-            List<Boolean> completed = new ArrayList<>(limit);
-            Set<String> bodies = new TreeSet<>();
+            List<Expired> batch = new ArrayList<>(limit);
             try (PreparedStatement query = connection.prepareStatement(ReceivedEventStatements.EXPIRED)) {
                 query.setString(1, source);
                 query.setTimestamp(2, Timestamp.from(cutoff));
@@ -67,43 +75,69 @@ public class ExpiredEvents {
                 query.setInt(4, limit);
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
-                        ids.add(rows.getString(1));
-                        receivedAt.add(rows.getTimestamp(3));
-                        completed.add(EventStatus.COMPLETED.column().equals(rows.getString(4)));
-                        if (rows.getString(2) != null) {
-                            bodies.add(rows.getString(2));
-                        }
+                        batch.add(new Expired(rows.getString(1), rows.getTimestamp(3),
+                                EventStatus.COMPLETED.column().equals(rows.getString(4)), rows.getString(2)));
                     }
                 }
             }
-            if (ids.isEmpty()) {
-                return Deleted.NONE;
+            if (batch.isEmpty()) {
+                return batch;
             }
+            try (PreparedStatement tombstones = connection.prepareStatement(EventTombstoneStatements.LEAVE)) {
+                for (Expired event : batch) {
+                    tombstones.setString(1, source);
+                    tombstones.setString(2, event.eventId());
+                    tombstones.setTimestamp(3, event.receivedAt());
+                    tombstones.addBatch();
+                }
+                tombstones.executeBatch();
+            }
+            return batch;
+        } catch (SQLException e) {
+            throw new StatementFailure(e);
+        }
+    }
+
+    /**
+     * The second transaction: deletes each event of the batch that is still finished well and unchanged since the
+     * cut-off, with its history, and the bodies they shared once no event uses them. An event a replay queued again
+     * between the two transactions is kept, and the tombstone left for it taken back while its row exists (a concurrent
+     * sweep of another instance that deleted the row keeps it: its delete went first, and this one's found nothing).
+     *
+     * @return how many events were deleted, by status
+     */
+    public Deleted deleteTombstoned(String source, List<Expired> batch, Instant cutoff) {
+        Connection connection = em.unwrap(Connection.class);
+        try {
             int deleted = 0;
             int deletedCompleted = 0;
+            Set<String> bodies = new TreeSet<>();
             try (PreparedStatement events = connection.prepareStatement(ReceivedEventStatements.DELETE_EXPIRED);
                  PreparedStatement history = connection.prepareStatement(EventAttemptStatements.DELETE_OF_EVENT);
-                 PreparedStatement tombstones = connection.prepareStatement(EventTombstoneStatements.LEAVE)) {
-                for (int i = 0; i < ids.size(); i++) {
-                    String id = ids.get(i);
+                 PreparedStatement takeBack = connection.prepareStatement(EventTombstoneStatements.TAKE_BACK)) {
+                for (Expired event : batch) {
                     events.setString(1, source);
-                    events.setString(2, id);
+                    events.setString(2, event.eventId());
                     events.setTimestamp(3, Timestamp.from(cutoff));
                     if (events.executeUpdate() == 1) {
                         deleted++;
-                        deletedCompleted += completed.get(i) ? 1 : 0;
+                        deletedCompleted += event.completed() ? 1 : 0;
                         history.setString(1, source);
-                        history.setString(2, id);
+                        history.setString(2, event.eventId());
                         history.addBatch();
-                        tombstones.setString(1, source);
-                        tombstones.setString(2, id);
-                        tombstones.setTimestamp(3, receivedAt.get(i));
-                        tombstones.addBatch();
+                        if (event.bodyDigest() != null) {
+                            bodies.add(event.bodyDigest());
+                        }
+                    } else {
+                        takeBack.setString(1, source);
+                        takeBack.setString(2, event.eventId());
+                        takeBack.setString(3, source);
+                        takeBack.setString(4, event.eventId());
+                        takeBack.executeUpdate();
                     }
                 }
                 if (deleted > 0) {
                     history.executeBatch();
-                    tombstones.executeBatch();
                 }
             }
             // A shared body goes with the last event that uses it; dead ones, kept, keep it too.

@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
+import java.util.HashSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -96,7 +98,7 @@ class EventLifeInterleavingTest {
      */
     @Test
     void theExplorationFindsTheLostReplayRaceInTheRequeueBeforeItsFix() throws Exception {
-        for (long seed : seeds(400)) {
+        for (long seed = 1; seed <= 400; seed++) {
             Exploration run = new Exploration(seed, Ways.beforeTheFix());
             List<String> violations = run.explore();
             if (violations.stream().anyMatch(v -> v.contains("lost replay"))) {
@@ -151,6 +153,8 @@ class EventLifeInterleavingTest {
         private final List<String> queue = new ArrayList<>();
         private final Map<String, Integer> grants = new HashMap<>();
         private final Map<String, Integer> deaths = new HashMap<>();
+        /** Events the retention deleted: with their tombstones living for ever here, none may be recorded again. */
+        private final Set<String> forgotten = new HashSet<>();
         private Instant now = Instant.parse("2026-11-27T10:00:00Z");
         private boolean failures = true;
 
@@ -205,8 +209,11 @@ class EventLifeInterleavingTest {
         private void step(List<Actor> actors, boolean newWork) throws Exception {
             now = now.plus(TICK);
             var ready = new ArrayList<Actor>();
-            long patience = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long patience = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (ready.isEmpty()) {
+                if (!newWork && !busy(actors) && waiting() == 0) {
+                    return;  // drained meanwhile: the last step under way ended its operation
+                }
                 for (Actor actor : actors) {
                     if (actor.idle() && (actor.operation != null || newWork
                             || actor.role == Role.CONSUMER && waiting() > 0)) {
@@ -215,7 +222,17 @@ class EventLifeInterleavingTest {
                 }
                 if (ready.isEmpty()) {
                     if (System.nanoTime() > patience) {
-                        violations.add("every actor waited for a lock for 10 s");
+                        var where = new StringBuilder();
+                        Thread.getAllStackTraces().forEach((thread, stack) -> {
+                            if (thread.getName().startsWith("pool-")) {
+                                where.append("\n").append(thread.getName()).append(": ");
+                                for (int f = 0; f < Math.min(stack.length, 12); f++) {
+                                    where.append("\n    ").append(stack[f]);
+                                }
+                            }
+                        });
+                        trace.add("every actor waited 30 s; threads:" + where);
+                        violations.add("every actor waited for a lock for 30 s");
                         return;
                     }
                     Thread.sleep(5);
@@ -240,13 +257,24 @@ class EventLifeInterleavingTest {
             };
         }
 
-        /** What the model may rely on at every moment, and when everything has drained. */
-        private synchronized void check(Connection observer, boolean drained) throws SQLException {
+        /**
+         * What the model may rely on at every moment, and when everything has drained. The database is read first,
+         * outside the model's lock; grants only grow, and a try's grant is counted before its message can be taken,
+         * so a grant counted after the read only makes the check more lenient, never wrong.
+         */
+        private void check(Connection observer, boolean drained) throws SQLException {
             Map<String, Row> rows = rows(observer);
             Map<String, Integer> effects = counts(observer, "SELECT event_id, count(*) FROM model_effect"
                     + " WHERE source = ? GROUP BY event_id");
             Map<String, Integer> tombstones = counts(observer, "SELECT event_id, 1 FROM event_tombstone"
                     + " WHERE source = ?");
+            synchronized (this) {
+                compare(rows, effects, tombstones, drained);
+            }
+        }
+
+        private void compare(Map<String, Row> rows, Map<String, Integer> effects, Map<String, Integer> tombstones,
+                             boolean drained) {
             for (String id : grants.keySet()) {
                 int ran = effects.getOrDefault(id, 0);
                 int granted = grants.getOrDefault(id, 0);
@@ -254,10 +282,13 @@ class EventLifeInterleavingTest {
                     violations.add(id + ": handlers ran " + ran + " times for " + granted
                             + " tries granted (the first delivery and each replay that queued it)");
                 }
-                if (rows.containsKey(id) && tombstones.containsKey(id)) {
-                    violations.add(id + ": recorded again while its tombstone lives");
+                if (rows.containsKey(id) && forgotten.contains(id)) {
+                    violations.add(id + ": recorded again after the retention deleted it, its tombstone living");
                 }
                 if (drained) {
+                    if (rows.containsKey(id) && tombstones.containsKey(id)) {
+                        violations.add(id + ": a tombstone beside a recorded event once the retention ended");
+                    }
                     Row row = rows.get(id);
                     if (row == null && !tombstones.containsKey(id)) {
                         violations.add(id + ": acknowledged, never recorded");
@@ -305,10 +336,15 @@ class EventLifeInterleavingTest {
             return counts;
         }
 
-        /** Commits, and only then lets what the transaction did be seen by the model: messages sent, tries granted. */
-        private synchronized void commit(Connection connection, Runnable afterCommit) throws SQLException {
+        /**
+         * Commits, and only then lets what the transaction did be seen by the model: messages sent, tries granted.
+         * Never under the model's lock: a commit may wait inside the database.
+         */
+        private void commit(Connection connection, Runnable afterCommit) throws SQLException {
             connection.commit();
-            afterCommit.run();
+            synchronized (this) {
+                afterCommit.run();
+            }
         }
 
         private synchronized void log(Actor actor, String what) {
@@ -690,10 +726,14 @@ class EventLifeInterleavingTest {
             }
         }
 
-        /** The retention's batch: finished events received a minute before now deleted, each leaving a tombstone. */
+        /**
+         * The retention's batch: tombstones for finished events received and last changed a minute before now, then
+         * in a second transaction the events deleted (or, changed meanwhile, kept and their tombstones taken back).
+         */
         private final class Retention implements Operation {
 
             private final Actor actor;
+            private List<ExpiredEvents.Expired> batch;
 
             Retention(Actor actor) {
                 this.actor = actor;
@@ -701,9 +741,27 @@ class EventLifeInterleavingTest {
 
             @Override
             public boolean step() throws SQLException {
-                ExpiredEvents.Deleted deleted = actor.expired.deleteBatch(source, now.minus(Duration.ofMinutes(1)), 2);
+                Instant cutoff = now.minus(Duration.ofMinutes(1));
+                if (batch == null) {
+                    batch = actor.expired.leaveTombstones(source, cutoff, 2);
+                    commit(actor.connection, () -> { });
+                    log(actor, "the retention leaves tombstones for " + batch.stream()
+                            .map(ExpiredEvents.Expired::eventId).toList());
+                    return batch.isEmpty();
+                }
+                ExpiredEvents.Deleted deleted = actor.expired.deleteTombstoned(source, batch, cutoff);
                 commit(actor.connection, () -> { });
-                log(actor, "the retention deletes " + deleted.total());
+                var gone = new ArrayList<String>();
+                for (ExpiredEvents.Expired event : batch) {
+                    if (lock(actor.connection, event.eventId()).status() == null) {
+                        gone.add(event.eventId());
+                    }
+                }
+                actor.connection.commit();
+                synchronized (Exploration.this) {
+                    forgotten.addAll(gone);
+                }
+                log(actor, "the retention deletes " + deleted.total() + ": " + gone);
                 return true;
             }
 
@@ -781,8 +839,7 @@ class EventLifeInterleavingTest {
                         + schema, user, password, schema, 150);
             } catch (SQLException noPostgres) {
                 String h2 = "jdbc:h2:mem:model-" + System.nanoTime()
-                        + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1"
-                        + ";LOCK_TIMEOUT=3000";
+                        + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1";
                 database = new Database("H2", h2, "", "", null, 150);
             }
             boolean postgres = database.schema != null;
@@ -797,7 +854,14 @@ class EventLifeInterleavingTest {
         }
 
         Connection connect() throws SQLException {
-            return DriverManager.getConnection(url, user, password);
+            Connection connection = DriverManager.getConnection(url, user, password);
+            if (schema == null) {
+                // H2 breaks a deadlock only by a lock timeout: short, so that a step that waits ends as a rollback.
+                try (var statement = connection.createStatement()) {
+                    statement.execute("SET LOCK_TIMEOUT 1000");
+                }
+            }
+            return connection;
         }
 
         @Override
