@@ -6,8 +6,11 @@ import dev.hookstile.it.ItEnvironment;
 import dev.hookstile.it.Ledger;
 import dev.hookstile.it.ServerProcess;
 import dev.hookstile.it.Webhooks;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.io.StringReader;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -57,10 +60,10 @@ class ReplayRestartFaultIT {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"source\":\"it\",\"status\":\"completed\",\"type\":\""
                             + type + "\",\"requestId\":\"" + prefix + "\"}")));
             assertEquals(202, job.statusCode(), job.body());
-            String jobId = job.body().replaceAll("(?s).*\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
+            String jobId = json(job.body()).getString("id");
             // Stopped once the job queued every event and the consumer ran some of them: the rest wait on the broker.
-            Await.until(() -> webhooks.send(webhooks.operator("api/replays/" + jobId)).body()
-                            .contains("\"status\":\"completed\"")
+            Await.until(() -> "completed".equals(json(webhooks.send(webhooks.operator("api/replays/" + jobId)).body())
+                            .getString("status"))
                     && count(ledger.statuses(prefix), "received") >= EVENTS / 2
                     && ledger.effects(prefix).values().stream().anyMatch(n -> n > 1), Duration.ofSeconds(120),
                     "the replay queued every event and the consumer began");
@@ -97,6 +100,12 @@ class ReplayRestartFaultIT {
     private static boolean waitingMessagesDrained(ServerProcess server) {
         HttpResponse<String> overview = server.webhooks().send(server.webhooks().operator("api/overview"));
         return overview.statusCode() == 200 && overview.body().contains("\"queue\":{\"depth\":0}");
+    }
+
+    private static JsonObject json(String body) {
+        try (var reader = Json.createReader(new StringReader(body))) {
+            return reader.readObject();
+        }
     }
 
     private static long count(Map<String, String> statuses, String status) {
