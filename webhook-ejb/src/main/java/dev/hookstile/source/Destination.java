@@ -72,7 +72,7 @@ public record Destination(URI url, byte[] secret, List<String> types) {
 
     @Override
     public String toString() {
-        // Never the secret, nor credentials or a token in the URL: this is what logs show.
-        return Redacted.url(url.toString()) + (types.isEmpty() ? "" : " " + types);
+        // Never the secret, nor credentials or a token in the URL (its path may be one): this is what logs show.
+        return Redacted.endpoint(url.toString()) + (types.isEmpty() ? "" : " " + types);
     }
 }

@@ -3,6 +3,7 @@ package dev.hookstile.notify.control;
 import dev.hookstile.notify.control.NotifyConfigurationException;
 
 import dev.hookstile.notify.control.NoticeBody;
+import dev.hookstile.platform.Redacted;
 import dev.hookstile.source.Destination;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -185,8 +186,7 @@ public class NotifySettings {
     @Override
     public String toString() {
         return endpoint == null ? "notifications off (no " + env(URL) + ")"
-                : "notifications to " + endpoint.url().getScheme() + "://" + endpoint.url().getHost()
-                + (endpoint.url().getPort() < 0 ? "" : ":" + endpoint.url().getPort()) + " (" + format.name()
+                : "notifications to " + Redacted.endpoint(endpoint.url().toString()) + " (" + format.name()
                 .toLowerCase(Locale.ROOT) + ", grouped by " + group.toSeconds() + " s, behind after "
                 + (behind.isZero() ? "never" : behind.toSeconds() + " s") + ")";
     }
