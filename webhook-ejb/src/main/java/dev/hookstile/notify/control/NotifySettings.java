@@ -86,7 +86,8 @@ public class NotifySettings {
                 key = Destination.secretKey(secret.orElseThrow(() -> new NotifyConfigurationException(env(SECRET)
                         + " is required with " + env(URL) + " (whsec_...): notifications are always signed")));
             } catch (IllegalArgumentException e) {
-                throw new NotifyConfigurationException(env(SECRET) + " " + e.getMessage());
+                // Both names: the setting may be an environment variable or a property (the EAR's system properties).
+                throw new NotifyConfigurationException(env(SECRET) + " (" + SECRET + ") " + e.getMessage());
             }
             endpoint = new Destination(uri, key, List.of());
         }
