@@ -15,6 +15,9 @@
 #   HOOKSTILE_BROKER_DIR  the embedded broker's directory (its KahaDB store)    required without HOOKSTILE_BROKER_URL
 #   HOOKSTILE_BROKER_USER, HOOKSTILE_BROKER_PASSWORD (or HOOKSTILE_BROKER_PASSWORD_FILE)
 #                         the external broker's credentials, for the resource adapter
+#   HOOKSTILE_BROKER_SEND_TIMEOUT_MS
+#                         with an external broker: the bound on every wait for it, added to the adapter's ServerUrl
+#                         as ./hookstile adds it (config/urls.sh)                               default: 3000
 #
 # Hookstile's own settings (HOOKSTILE_SOURCES, HOOKSTILE_DB_URL, ...) are read by the application from the domain's
 # environment or its system properties (asadmin create-system-properties hookstile.sources=gh ...): see
@@ -22,6 +25,9 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# redact and bounded_broker_url: the same as ./hookstile's, from one file.
+# shellcheck source=config/urls.sh
+source "$repo/config/urls.sh"
 : "${PAYARA_HOME:?set PAYARA_HOME to the Payara Server installation}"
 ear=${HOOKSTILE_EAR:-$repo/ear/target/hookstile.ear}
 rar=${HOOKSTILE_RAR:-$repo/config/target/runtime/activemq-rar.rar}
@@ -35,15 +41,16 @@ asadmin() {
 say() { printf 'hookstile-payara-server: %s\n' "$*"; }
 # asadmin property values separate properties with ':' and need '\' before ':' and '=' inside a value.
 escape() { printf '%s' "$1" | sed -e 's/[:=]/\\&/g'; }
-# A URL as it may be printed: no user:password@, query string or fragment (as dev.hookstile.platform.Redacted).
-redact() { printf '%s' "$1" | sed -E -e 's%(://)[^/?#@[:space:],()]*@%\1***@%g' -e 's%([?#])[^[:space:],()]+%\1***%g'; }
 
 deploy() {
     [[ -f "$ear" ]] || { echo "no EAR at $ear: build it with ./mvnw -DskipTests install" >&2; exit 1; }
     [[ -f "$rar" ]] || { echo "no resource adapter at $rar: build it with ./mvnw -DskipTests install" >&2; exit 1; }
     local properties
     if [[ -n "${HOOKSTILE_BROKER_URL:-}" ]]; then
-        properties="ServerUrl=$(escape "$HOOKSTILE_BROKER_URL")"
+        # A hung broker must not hold request threads without bound, here as on Payara Micro.
+        local url
+        url=$(bounded_broker_url "$HOOKSTILE_BROKER_URL")
+        properties="ServerUrl=$(escape "$url")"
         local password=${HOOKSTILE_BROKER_PASSWORD:-}
         [[ -n "${HOOKSTILE_BROKER_PASSWORD_FILE:-}" ]] && password=$(< "$HOOKSTILE_BROKER_PASSWORD_FILE")
         if [[ -n "${HOOKSTILE_BROKER_USER:-}" || -n $password ]]; then
@@ -80,5 +87,5 @@ undeploy() {
 case "${1:-}" in
     deploy) deploy ;;
     undeploy) undeploy ;;
-    *) sed -n '2,20p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,24p' "$0" >&2; exit 2 ;;
 esac

@@ -3,14 +3,19 @@ package dev.hookstile.platform;
 import java.util.regex.Pattern;
 
 /**
- * A URL (or a text holding URLs) as it may be shown in a log line or an API answer: user information
- * ({@code user:password@}), query strings and fragments, and {@code password=}-like parameters outside a query
- * replaced by {@code ***}. Scheme, host, port and path stay, so an operator still sees where it points.
+ * URLs (or texts holding URLs) as they may be shown in a log line or an API answer, in two strengths.
  *
- * <p>Query strings go whole: broker, database and destination URLs carry credentials and tokens there
- * ({@code ?password=}, {@code ?jms.password=}, {@code ?token=}, a signed URL's signature), and a name list that is
- * safe today would miss tomorrow's. A composite broker URL ({@code failover:(tcp://a?x=1,tcp://b)?y=2}) loses each
- * inner and outer query.
+ * <p>{@link #url}: user information ({@code user:password@}), query strings and fragments, and {@code password=}-like
+ * parameters outside a query replaced by {@code ***}. Scheme, host, port and path stay, so an operator still sees
+ * where it points: for broker and database URLs, whose path names a database, never a secret. Query strings go whole:
+ * broker, database and destination URLs carry credentials and tokens there ({@code ?password=}, {@code ?jms.password=},
+ * {@code ?token=}, a signed URL's signature), and a name list that is safe today would miss tomorrow's. A composite
+ * broker URL ({@code failover:(tcp://a?x=1,tcp://b)?y=2}) loses each inner and outer query.
+ *
+ * <p>{@link #endpoint}: only {@code scheme://host:port}, for the URLs Hookstile sends to (destinations, the
+ * notification endpoint, handlers' effects). Their path is often the secret itself: a Slack or Teams incoming
+ * webhook ({@code https://hooks.slack.com/services/T000/B000/XXXX}) or a tokenised receiver carries it there, and
+ * no rule can tell a token segment from a name.
  */
 public final class Redacted {
 
@@ -23,6 +28,10 @@ public final class Redacted {
     // JDBC and other drivers also take "key=value" options after ';' (jdbc:sqlserver://h;password=x).
     private static final Pattern SECRET_OPTION = Pattern.compile(
             "(?i)((?:password|passwd|pwd|secret|token|credentials?|api[_-]?key|access[_-]?key)\\s*[=:]\\s*)[^;&\\s,()]+");
+    // A URL's scheme and host[:port] kept; its user information, and everything after the authority (path, ';'
+    // options, query, fragment) to the URL's end, dropped.
+    private static final Pattern AFTER_AUTHORITY = Pattern.compile(
+            "([A-Za-z][A-Za-z0-9+.-]*://)(?:[^/?#@\\s,()]*@)?([^/?#@;\\s,()]*)[^\\s,()]*");
 
     private Redacted() {
     }
@@ -35,5 +44,17 @@ public final class Redacted {
         String hidden = USER_INFO.matcher(text).replaceAll(HIDDEN + "@");
         hidden = QUERY_OR_FRAGMENT.matcher(hidden).replaceAll("$1" + HIDDEN);
         return SECRET_OPTION.matcher(hidden).replaceAll("$1" + HIDDEN);
+    }
+
+    /**
+     * A URL Hookstile sends to, as {@code scheme://host:port} ({@code :port} as the URL gives it): every URL in the
+     * text cut to that, and what is left hidden as by {@link #url} (an error message's {@code password=}). For a
+     * single URL and for a text holding some alike (a failure's message); {@code null} stays {@code null}.
+     */
+    public static String endpoint(String text) {
+        if (text == null || text.isEmpty()) {
+            return text;
+        }
+        return url(AFTER_AUTHORITY.matcher(text).replaceAll("$1$2"));
     }
 }

@@ -13,6 +13,12 @@ import java.util.List;
  */
 public record Destination(URI url, byte[] secret, List<String> types) {
 
+    /**
+     * The fewest key bytes a signing secret may have: a shorter key is guessed, and with it every request signed with
+     * it forged (the Standard Webhooks libraries generate 24 to 64 bytes).
+     */
+    public static final int MIN_KEY_BYTES = 16;
+
     public Destination {
         types = List.copyOf(types);
     }
@@ -39,7 +45,8 @@ public record Destination(URI url, byte[] secret, List<String> types) {
     }
 
     /**
-     * The key of a Standard Webhooks secret, {@code whsec_} followed by base64 (the prefix may be left out).
+     * The key of a Standard Webhooks secret, {@code whsec_} followed by base64 (the prefix may be left out), of at
+     * least {@value #MIN_KEY_BYTES} bytes.
      *
      * @throws IllegalArgumentException saying what is wrong with it, never quoting it, to follow the setting's name
      */
@@ -54,6 +61,10 @@ public record Destination(URI url, byte[] secret, List<String> types) {
         if (key.length == 0) {
             // An empty key signs nothing: every request to the destination would fail at the relay.
             throw new IllegalArgumentException("has no key bytes: it must be whsec_ followed by base64");
+        }
+        if (key.length < MIN_KEY_BYTES) {
+            throw new IllegalArgumentException("has " + key.length + " key bytes, fewer than " + MIN_KEY_BYTES
+                    + ": a short key is guessed (generate one with: echo whsec_$(openssl rand -base64 32))");
         }
         return key;
     }
@@ -72,7 +83,7 @@ public record Destination(URI url, byte[] secret, List<String> types) {
 
     @Override
     public String toString() {
-        // Never the secret, nor credentials or a token in the URL: this is what logs show.
-        return Redacted.url(url.toString()) + (types.isEmpty() ? "" : " " + types);
+        // Never the secret, nor credentials or a token in the URL (its path may be one): this is what logs show.
+        return Redacted.endpoint(url.toString()) + (types.isEmpty() ? "" : " " + types);
     }
 }

@@ -1,44 +1,53 @@
 package dev.hookstile.platform;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 class RedactedTest {
 
-    @Test
-    void hidesUserAndPasswordButKeepsWhereTheUrlPoints() {
-        assertEquals("tcp://***@broker.internal:61616", Redacted.url("tcp://hookstile:s3cr3t@broker.internal:61616"));
-        assertEquals("https://***@example.com/hooks", Redacted.url("https://token@example.com/hooks"));
+    static List<RedactionCases.Case> cases() {
+        return RedactionCases.all();
+    }
+
+    /** The cases of redaction-cases.tsv, which the shell scripts' redact answers alike (LauncherRedactionTest). */
+    @ParameterizedTest
+    @MethodSource("cases")
+    void hidesCredentialsQueryStringsAndSecretOptionsButKeepsWhereTheUrlPoints(RedactionCases.Case c) {
+        assertEquals(c.expected(), Redacted.url(c.input()));
     }
 
     @Test
-    void hidesQueryStringsAndFragments() {
-        assertEquals("https://example.com/hooks?***", Redacted.url("https://example.com/hooks?token=abc&x=1"));
-        assertEquals("https://example.com/hooks#***", Redacted.url("https://example.com/hooks#sig=abc"));
-        assertEquals("jdbc:postgresql://db:5432/hookstile?***",
-                Redacted.url("jdbc:postgresql://db:5432/hookstile?user=u&password=p"));
-    }
-
-    @Test
-    void hidesEachPartOfACompositeBrokerUrl() {
-        assertEquals("failover:(ssl://***@a:61617?***,tcp://b:61616?***)?***",
-                Redacted.url("failover:(ssl://u:p@a:61617?jms.password=p,tcp://b:61616?x=1)?randomize=false"));
-    }
-
-    @Test
-    void hidesPasswordOptionsOutsideAQuery() {
-        assertEquals("jdbc:sqlserver://db;user=u;password=***;encrypt=true",
-                Redacted.url("jdbc:sqlserver://db;user=u;password=hunter2;encrypt=true"));
-        assertEquals("broker failed: Password=*** rejected", Redacted.url("broker failed: Password=hunter2 rejected"));
-    }
-
-    @Test
-    void leavesAUrlWithoutCredentialsAsItIs() {
-        assertEquals("tcp://127.0.0.1:61616", Redacted.url("tcp://127.0.0.1:61616"));
-        assertEquals("http://127.0.0.1:18771/hooks", Redacted.url("http://127.0.0.1:18771/hooks"));
-        assertEquals("vm://localhost", Redacted.url("vm://localhost"));
+    void leavesNothingAsItIs() {
         assertNull(Redacted.url(null));
+        assertEquals("", Redacted.url(""));
+    }
+
+    @Test
+    void anEndpointIsItsSchemeHostAndPortOnly() {
+        assertEquals("https://hooks.slack.com",
+                Redacted.endpoint("https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX"));
+        assertEquals("https://example.webhook.office.com",
+                Redacted.endpoint("https://example.webhook.office.com/webhookb2/abc@def/IncomingWebhook/123/456"));
+        assertEquals("http://127.0.0.1:18771", Redacted.endpoint("http://127.0.0.1:18771/hooks"));
+        assertEquals("https://example.com:8443", Redacted.endpoint("https://relay:pa55@example.com:8443/in?token=t#f"));
+        assertEquals("http://[::1]:8080", Redacted.endpoint("http://[::1]:8080/t0k3n"));
+        assertEquals("https://example.com", Redacted.endpoint("https://example.com"));
+        assertEquals("jdbc:sqlserver://h", Redacted.endpoint("jdbc:sqlserver://h;user=a;pwd=s3cret"));
+    }
+
+    @Test
+    void everyUrlInATextIsCutToItsEndpoint() {
+        assertEquals("IOException: cannot reach https://hooks.slack.com, nor http://b:81 (password=***)",
+                Redacted.endpoint("IOException: cannot reach https://hooks.slack.com/services/T/B/s3cret, nor "
+                        + "http://b:81/x?y (password=hunter2)"));
+        assertEquals("x_https://h", Redacted.endpoint("x_https://h/s3cret"));
+        assertEquals("HTTP 401", Redacted.endpoint("HTTP 401"));
+        assertNull(Redacted.endpoint(null));
     }
 }

@@ -48,7 +48,10 @@ class ConfigurationTableTest {
                 }
             }
         }
-        collect(VARIABLE.matcher(Files.readString(ROOT.resolve("hookstile"))), 0, names);
+        // The launcher, and the library it shares with config/payara-server.sh.
+        for (String script : new String[] {"hookstile", "config/urls.sh"}) {
+            collect(VARIABLE.matcher(Files.readString(ROOT.resolve(script))), 0, names);
+        }
         names.removeIf(name -> name.startsWith("HOOKSTILE_SOURCES_"));
         return names;
     }

@@ -52,6 +52,9 @@ class LauncherBuildTest {
     @BeforeEach
     void checkoutAsBuilt() throws IOException {
         Files.copy(LAUNCHER, home.resolve("hookstile"));
+        // The library it sources (config/urls.sh), as in a checkout.
+        Files.createDirectories(home.resolve("config"));
+        Files.copy(LAUNCHER.resolveSibling("config").resolve("urls.sh"), home.resolve("config/urls.sh"));
         Files.setPosixFilePermissions(home.resolve("hookstile"), PosixFilePermissions.fromString("rwx------"));
         // The build stand-in: prints module lines as Maven does, records that it ran, and leaves the WAR newer.
         executable(home.resolve("mvnw"), """

@@ -3,6 +3,7 @@ package dev.hookstile.notify.control;
 import dev.hookstile.notify.control.NotifyConfigurationException;
 
 import dev.hookstile.notify.control.NoticeBody;
+import dev.hookstile.platform.Redacted;
 import dev.hookstile.source.Destination;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -85,7 +86,8 @@ public class NotifySettings {
                 key = Destination.secretKey(secret.orElseThrow(() -> new NotifyConfigurationException(env(SECRET)
                         + " is required with " + env(URL) + " (whsec_...): notifications are always signed")));
             } catch (IllegalArgumentException e) {
-                throw new NotifyConfigurationException(env(SECRET) + " " + e.getMessage());
+                // Both names: the setting may be an environment variable or a property (the EAR's system properties).
+                throw new NotifyConfigurationException(env(SECRET) + " (" + SECRET + ") " + e.getMessage());
             }
             endpoint = new Destination(uri, key, List.of());
         }
@@ -185,8 +187,7 @@ public class NotifySettings {
     @Override
     public String toString() {
         return endpoint == null ? "notifications off (no " + env(URL) + ")"
-                : "notifications to " + endpoint.url().getScheme() + "://" + endpoint.url().getHost()
-                + (endpoint.url().getPort() < 0 ? "" : ":" + endpoint.url().getPort()) + " (" + format.name()
+                : "notifications to " + Redacted.endpoint(endpoint.url().toString()) + " (" + format.name()
                 .toLowerCase(Locale.ROOT) + ", grouped by " + group.toSeconds() + " s, behind after "
                 + (behind.isZero() ? "never" : behind.toSeconds() + " s") + ")";
     }

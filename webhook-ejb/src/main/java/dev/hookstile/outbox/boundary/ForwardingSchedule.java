@@ -83,7 +83,7 @@ public class ForwardingSchedule implements dev.hookstile.api.Outbox {
         if (url == null || !url.isAbsolute() || url.getHost() == null
                 || !("http".equals(url.getScheme()) || "https".equals(url.getScheme()))) {
             throw new IllegalArgumentException("an effect needs an absolute http or https URL, not "
-                    + Redacted.url(String.valueOf(url)));
+                    + Redacted.endpoint(String.valueOf(url)));
         }
         if (contentType == null || contentType.isBlank() || contentType.length() > 255
                 || contentType.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {

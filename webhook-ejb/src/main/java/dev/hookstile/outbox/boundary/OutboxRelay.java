@@ -247,8 +247,8 @@ public class OutboxRelay {
             Instant now = Instant.now();
             boolean wasClosed = breakers.status(entry.destination(), now) == DestinationBreakers.Status.CLOSED;
             if (breakers.failed(entry.destination(), now)) {
-                LogFields.of("destination", Redacted.url(entry.destination())).and("breaker", "open")
-                        .log(LOG, Level.WARNING, () -> "ForwardingSchedule: breaker of " + Redacted.url(entry.destination())
+                LogFields.of("destination", Redacted.endpoint(entry.destination())).and("breaker", "open")
+                        .log(LOG, Level.WARNING, () -> "ForwardingSchedule: breaker of " + Redacted.endpoint(entry.destination())
                                 + " opened: " + breakers.threshold() + " failures in a row ("
                                 + LogFields.printable(failure.reason()) + "); left alone for " + breakerOpenSeconds
                                 + " s");
@@ -265,8 +265,8 @@ public class OutboxRelay {
             return;
         }
         if (breakers.answered(entry.destination())) {
-            LogFields.of("destination", Redacted.url(entry.destination())).and("breaker", "closed")
-                    .log(LOG, Level.INFO, () -> "ForwardingSchedule: breaker of " + Redacted.url(entry.destination())
+            LogFields.of("destination", Redacted.endpoint(entry.destination())).and("breaker", "closed")
+                    .log(LOG, Level.INFO, () -> "ForwardingSchedule: breaker of " + Redacted.endpoint(entry.destination())
                             + " closed: it answered again");
             breakerChanges.fire(new BreakerChange(entry.destination(), false, Instant.now()));
         }
@@ -287,12 +287,12 @@ public class OutboxRelay {
     /** The entry's event, and its attempt at the destination (not the event's processing attempt). */
     private static LogFields fields(OutboxEntries.Due entry) {
         return LogFields.event(entry.source(), entry.eventId(), entry.attempts() + 1)
-                .and("destination", Redacted.url(entry.destination()));
+                .and("destination", Redacted.endpoint(entry.destination()));
     }
 
     private static String describe(OutboxEntries.Due entry) {
         return (entry.effect() > 0 ? "effect " + entry.effect() + " of event " : "event ")
-                + LogFields.name(entry.source(), entry.eventId()) + " to " + Redacted.url(entry.destination())
+                + LogFields.name(entry.source(), entry.eventId()) + " to " + Redacted.endpoint(entry.destination())
                 + " (attempt " + (entry.attempts() + 1) + ")";
     }
 

@@ -134,7 +134,10 @@ public final class HttpForwarding {
      * a sender may control: printable characters only, bounded.
      */
     private static CompletableFuture<Result> unsendable(RuntimeException e) {
-        String message = String.valueOf(e.getMessage()).replaceAll("[\\p{Cntrl}\\p{Zl}\\p{Zp}]", "?");
+        // The client's message may quote the URL ("Illegal character in path at index 37: https://..."): cut to
+        // scheme, host and port, as everywhere it is shown.
+        String message = Redacted.endpoint(String.valueOf(e.getMessage()))
+                .replaceAll("[\\p{Cntrl}\\p{Zl}\\p{Zp}]", "?");
         if (message.length() > 200) {
             message = message.substring(0, 200) + "...";
         }
@@ -156,8 +159,9 @@ public final class HttpForwarding {
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-            // Kept as the delivery's last error, which the operator API shows: never a URL's credentials.
-            return new Transient(cause.getClass().getSimpleName() + ": " + Redacted.url(cause.getMessage()),
+            // Kept as the delivery's last error, which the operator API shows: a URL in it cut to scheme, host and
+            // port, as everywhere (its path may be the destination's secret).
+            return new Transient(cause.getClass().getSimpleName() + ": " + Redacted.endpoint(cause.getMessage()),
                     OptionalLong.empty());
         });
     }

@@ -287,8 +287,9 @@ public class Sources {
         try {
             key256 = Destination.secretKey(secret);
         } catch (IllegalArgumentException e) {
+            // Both names: the setting may be an environment variable or a property (the EAR's system properties).
             throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-secret")
-                    + " " + e.getMessage());
+                    + " (" + key + "destination-secret) " + e.getMessage());
         }
         return new Destination(uri, key256, types(key));
     }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -83,6 +84,23 @@ class NotifySettingsTest {
             assertTrue(message.startsWith("HOOKSTILE_NOTIFY_SECRET "), message);
             assertFalse(message.contains(secret) && secret.length() > "whsec_".length(), message);
         }
+    }
+
+    /** A guessable key lets anyone forge an operator's notifications: under 16 key bytes refuses the start. */
+    @Test
+    void aSecretUnderSixteenKeyBytesRefusesTheStartNamingTheSetting() {
+        for (int bytes : new int[]{1, 15}) {
+            String key = Base64.getEncoder().encodeToString("n".repeat(bytes).getBytes(StandardCharsets.UTF_8));
+            String message = refusal("hookstile.notify.url", "https://ops.example.com/hooks",
+                    "hookstile.notify.secret", "whsec_" + key);
+
+            assertTrue(message.startsWith("HOOKSTILE_NOTIFY_SECRET (hookstile.notify.secret) "), message);
+            assertTrue(message.contains(bytes + " key bytes") && message.contains("16"), message);
+            assertFalse(message.contains(key), "never quoted: " + message);
+        }
+        String sixteen = Base64.getEncoder().encodeToString("n".repeat(16).getBytes(StandardCharsets.UTF_8));
+        assertEquals(16, settings("hookstile.notify.url", "https://ops.example.com/hooks",
+                "hookstile.notify.secret", "whsec_" + sixteen).endpoint().orElseThrow().secret().length);
     }
 
     @Test

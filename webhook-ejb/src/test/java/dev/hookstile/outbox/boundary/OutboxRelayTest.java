@@ -31,6 +31,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -39,8 +40,13 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class OutboxRelayTest {
@@ -209,6 +215,55 @@ class OutboxRelayTest {
         entries.dead.values().forEach(reason -> assertTrue(reason.startsWith("no request could be made"), reason));
         assertEquals(Set.of("before", "after"), Set.copyOf(received));
         assertEquals(List.of(), entries.retried, "nothing malformed is left to be tried again");
+    }
+
+    /**
+     * A chat's incoming webhook carries its secret in the path: the relay's lines about it (its breaker opening, a
+     * notification given up on) name its scheme, host and port only, in the message and in the structured fields.
+     */
+    @Test
+    void theRelaysLinesNameTheNotificationEndpointWithoutItsPath() {
+        String origin = "http://127.0.0.1:" + destination.getAddress().getPort();
+        String url = origin + "/flaky/services/T0000/B0000/XXXXs3cretXXXX";
+        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        var entries = new RecordingEntries(List.of(new OutboxEntries.Due(9, OutboxStatements.NOTIFICATIONS,
+                "events.dead:gh:permanent:1764072000", url, 0, null, body, 0, "application/json")));
+        var relay = relay(entries);
+        relay.breakerFailures = 1;
+        relay.maxAttempts = 1;
+        relay.schedule();
+        relay.outbox.notifyTo(new Destination(URI.create(url), new byte[32], List.of()));
+        List<LogRecord> lines = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                lines.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(OutboxRelay.class.getName());
+        log.addHandler(capture);
+        try {
+            relay.relay();
+        } finally {
+            log.removeHandler(capture);
+        }
+
+        assertEquals(Set.of(9L), entries.dead.keySet(), "one attempt allowed: given up on after it");
+        assertTrue(lines.size() >= 2, "the breaker's line and the dead notification's: " + lines.size());
+        for (LogRecord line : lines) {
+            String text = new SimpleFormatter().formatMessage(line) + " " + Arrays.toString(line.getParameters());
+            assertTrue(text.contains(origin), text);
+            assertFalse(text.contains("/flaky") || text.contains("s3cret"), text);
+        }
+        entries.dead.values().forEach(reason -> assertFalse(reason.contains("s3cret"), reason));
     }
 
     private static OutboxRelay relay(OutboxEntries entries) {

@@ -85,6 +85,17 @@ class HttpForwardingTest {
         assertInstanceOf(HttpForwarding.Unsendable.class, HttpForwarding.sendEffect(entry).join());
     }
 
+    /** The client's message quotes the URL it refused: what is kept of it (the operator API shows it) has no path. */
+    @Test
+    void whyAnEffectCouldNotBeSentNamesItsUrlWithoutThePath() {
+        var entry = new OutboxEntries.Due(1, "shop", "order-1", "http://hooks.example.com:81/in/s3cret token", 0,
+                "orders/paid", new byte[0], 1, "application/json");
+
+        var unsendable = assertInstanceOf(HttpForwarding.Unsendable.class, HttpForwarding.sendEffect(entry).join());
+
+        assertFalse(unsendable.reason().contains("s3cret"), unsendable.reason());
+    }
+
     private static final byte[] SECRET = Base64.getDecoder().decode("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
 
     private static Destination destination(byte[] secret) {

@@ -12,10 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class DestinationTest {
 
     @Test
-    void printsWhereItPointsButNeverCredentialsOrTheQueryString() {
-        var destination = new Destination(URI.create("https://relay:pa55word@example.com/in?token=t0ken"),
+    void printsItsSchemeHostAndPortOnlyNeverCredentialsPathOrQueryString() {
+        var destination = new Destination(URI.create("https://relay:pa55word@example.com:8443/in/t0ken?token=t0ken"),
                 new byte[32], List.of("invoice.*"));
 
-        assertEquals("https://***@example.com/in?*** [invoice.*]", destination.toString());
+        assertEquals("https://example.com:8443 [invoice.*]", destination.toString());
     }
 }

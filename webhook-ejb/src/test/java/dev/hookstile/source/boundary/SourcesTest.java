@@ -650,6 +650,37 @@ class SourcesTest {
         }
     }
 
+    /**
+     * A signing key of a byte or a few is guessed, and with it every forwarded request forged: under 16 key bytes
+     * refuses the start, naming the setting by its variable and its property, never quoting the secret.
+     */
+    @Test
+    void aDestinationSecretUnderSixteenKeyBytesFailsTheStartNamingTheSetting() {
+        for (int bytes : new int[]{1, 15}) {
+            String secret = "whsec_" + Base64.getEncoder().encodeToString(utf8("k".repeat(bytes)));
+            var tooShort = failure(Map.of(
+                    "hookstile.sources", "pay",
+                    "hookstile.sources.pay.provider", "stripe",
+                    "hookstile.sources.pay.secrets", "whsec_abc",
+                    "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
+                    "hookstile.sources.pay.destination-secret", secret));
+
+            String message = tooShort.getMessage();
+            assertTrue(message.contains("HOOKSTILE_SOURCES_PAY_DESTINATION_SECRET"), message);
+            assertTrue(message.contains("hookstile.sources.pay.destination-secret"), message);
+            assertTrue(message.contains(bytes + " key bytes") && message.contains("16"), message);
+            assertFalse(message.contains(secret.substring(6)), "the secret is never printed: " + message);
+        }
+        String sixteen = "whsec_" + Base64.getEncoder().encodeToString(utf8("k".repeat(16)));
+        assertEquals(16, sources(Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
+                "hookstile.sources.pay.destination-secret", sixteen)).find("pay").orElseThrow().destination()
+                .secret().length);
+    }
+
     @Test
     void readsTheOrderKeyOfEachEventFromTheBodyAtTheConfiguredPointer() {
         Source source = sources(Map.of(

@@ -95,12 +95,15 @@ public class DeliveriesResource {
                        String lastError) {
 
         static View of(Forwarding delivery) {
-            // The URL is kept whole to send to it; an answer shows where it points, never its credentials or query.
-            return new View(delivery.id(), delivery.source(), delivery.eventId(), Redacted.url(delivery.destination()),
+            // The URL is kept whole to send to it; an answer shows its scheme, host and port only: a destination's or
+            // the notification endpoint's path may be its secret (a chat's incoming webhook), and a failure's message
+            // may quote the URL.
+            return new View(delivery.id(), delivery.source(), delivery.eventId(),
+                    Redacted.endpoint(delivery.destination()),
                     delivery.status(), delivery.attempts(), delivery.createdAt().toString(),
                     delivery.effect() > 0 ? delivery.effect() : null, delivery.type(),
                     "pending".equals(delivery.status()) ? text(delivery.nextAttemptAt()) : null,
-                    text(delivery.deliveredAt()), Redacted.url(delivery.lastError()));
+                    text(delivery.deliveredAt()), Redacted.endpoint(delivery.lastError()));
         }
 
         private static String text(Instant time) {

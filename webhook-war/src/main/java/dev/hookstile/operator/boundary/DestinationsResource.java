@@ -41,11 +41,17 @@ public class DestinationsResource {
 
     @GET
     public Response list() {
+        return Response.ok(new Listing(views(), EventCounts.COUNT_LIMIT)).build();
+    }
+
+    List<View> views() {
         List<View> views = new ArrayList<>();
         for (Source source : sources.all()) {
             if (source.destination() != null) {
                 String url = source.destination().url().toString();
-                views.add(new View(source.name(), "http", Redacted.url(url), breakers.of(url).label(),
+                // Scheme, host and port only: the path may be the destination's secret (the breaker and the counts
+                // still go by the whole URL, as stored).
+                views.add(new View(source.name(), "http", Redacted.endpoint(url), breakers.of(url).label(),
                         deliveries.count(source.name(), url, Forwarding.PENDING, EventCounts.COUNT_LIMIT),
                         deliveries.count(source.name(), url, Forwarding.DEAD, EventCounts.COUNT_LIMIT)));
             }
@@ -54,7 +60,7 @@ public class DestinationsResource {
                         + source.backOffice().name(), null, null, null));
             }
         }
-        return Response.ok(new Listing(views, EventCounts.COUNT_LIMIT)).build();
+        return views;
     }
 
     @JsonbPropertyOrder({"destinations", "countLimit"})

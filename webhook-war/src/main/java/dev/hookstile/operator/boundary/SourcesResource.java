@@ -22,8 +22,8 @@ import java.util.Map;
 /**
  * {@code GET /api/sources}: the configured sources with their settings as the server understood them, and how many
  * events each has recorded, by status, each count bounded ({@link EventCounts#COUNT_LIMIT}): no count over the whole
- * event table. Only what an operator may see: the number of secrets, never the secrets; URLs redacted; none of the
- * provider-specific settings' values (a verify token is a secret too).
+ * event table. Only what an operator may see: the number of secrets, never the secrets; URLs redacted (a destination
+ * cut to its scheme, host and port); none of the provider-specific settings' values (a verify token is a secret too).
  */
 @OperatorOnly
 @Path("api/sources")
@@ -70,8 +70,9 @@ public class SourcesResource {
     }
 
     /**
-     * Where a source's processed events go: {@code http} (the outbox, {@code target} the URL with any credentials
-     * and query string hidden) or {@code jms} ({@code queue:NAME} or {@code topic:NAME}); {@code types} empty for all.
+     * Where a source's processed events go: {@code http} (the outbox, {@code target} the URL's scheme, host and port
+     * only: its path may be its secret) or {@code jms} ({@code queue:NAME} or {@code topic:NAME}); {@code types}
+     * empty for all.
      */
     @JsonbPropertyOrder({"kind", "target", "types"})
     public record DestinationView(String kind, String target, List<String> types) {
@@ -79,7 +80,7 @@ public class SourcesResource {
         static List<DestinationView> of(Source source) {
             List<DestinationView> views = new ArrayList<>();
             if (source.destination() != null) {
-                views.add(new DestinationView("http", Redacted.url(source.destination().url().toString()),
+                views.add(new DestinationView("http", Redacted.endpoint(source.destination().url().toString()),
                         source.destination().types()));
             }
             if (source.backOffice() != null) {

@@ -16,6 +16,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +35,7 @@ import java.util.function.Predicate;
 
 import static dev.hookstile.it.Webhooks.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -202,6 +204,37 @@ class NotificationsIT {
         assertTrue(behind.json().isNull("failure"));
         assertEquals(caughtUp.json().getString("first"), Instant.parse(behind.json().getString("last"))
                 .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), "behind since it was told");
+    }
+
+    /**
+     * A chat's incoming webhook carries its secret in the path: the operator API (what the console shows) names the
+     * notification endpoint by its scheme, host and port only, as the server's log does.
+     */
+    @Test
+    void theNotificationEndpointIsShownWithoutItsPath() throws IOException {
+        Webhooks webhooks = server.webhooks();
+        String id = "broken-" + UUID.randomUUID();
+        // A death of another source than dying, whose deaths the storm counts.
+        assertEquals(202, webhooks.send(webhooks.standard("it", id, "{\"type\":\"shown\"}")).statusCode());
+        webhooks.awaitRecorded("it", id, state -> "dead".equals(state.getString("status")), WAIT);
+
+        String origin = "http://127.0.0.1:" + endpoint.getAddress().getPort();
+        List<JsonObject> rows = List.of();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (rows.isEmpty() && System.nanoTime() < deadline) {
+            HttpResponse<String> page = webhooks.send(webhooks.operator("api/deliveries?source=_notify").GET());
+            assertEquals(200, page.statusCode(), page.body());
+            assertFalse(page.body().contains("/notify"), page.body());
+            rows = Webhooks.json(page.body()).getJsonArray("deliveries").getValuesAs(JsonObject.class);
+            if (rows.isEmpty()) {
+                Webhooks.sleep(Duration.ofMillis(200));
+            }
+        }
+        assertFalse(rows.isEmpty(), "a notification is in the outbox");
+        rows.forEach(row -> assertEquals(origin, row.getString("destination"), row.toString()));
+        String log = Files.readString(server.output());
+        assertTrue(log.contains(origin), "the start-up line names the endpoint");
+        assertFalse(log.contains(origin + "/notify"), "no line names its path");
     }
 
     private static Request awaitOne(Predicate<JsonObject> which) {

@@ -51,7 +51,8 @@ class ConsoleStatisticsIT extends DeployedHookstile {
         assertEquals(List.of(), sources.get("it").getJsonArray("destinations"));
         JsonObject http = sources.get("fwd").getJsonArray("destinations").getJsonObject(0);
         assertEquals("http", http.getString("kind"));
-        assertEquals("http://127.0.0.1:18771/hooks", http.getString("target"));
+        assertEquals("http://127.0.0.1:18771", http.getString("target"),
+                "scheme, host and port: a path may be a secret");
         JsonObject jms = sources.get("bo").getJsonArray("destinations").getJsonObject(0);
         assertEquals("jms", jms.getString("kind"));
         assertEquals("queue:backoffice.invoices", jms.getString("target"));
@@ -284,7 +285,8 @@ class ConsoleStatisticsIT extends DeployedHookstile {
                         (a, b) -> a));
         JsonObject fwd = bySource.get("fwd");
         assertEquals("http", fwd.getString("kind"));
-        assertEquals("http://127.0.0.1:18771/hooks", fwd.getString("target"));
+        assertEquals("http://127.0.0.1:18771", fwd.getString("target"),
+                "scheme, host and port: a path may be a secret");
         assertTrue(List.of("closed", "open", "half-open").contains(fwd.getString("breaker")), fwd.toString());
         assertTrue(fwd.getJsonNumber("pending").longValue() >= 0);
         assertTrue(fwd.getJsonNumber("dead").longValue() >= 0);
