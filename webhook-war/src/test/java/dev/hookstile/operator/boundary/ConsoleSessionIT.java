@@ -21,8 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The console's sign-in on the real server, as a browser meets it: the admin token traded for an {@code HttpOnly},
  * {@code SameSite=Strict} cookie that opens {@code /api} for reading, state-changing calls refused without the
- * session's anti-forgery token or from another site's page, a wrong token counted like a wrong bearer token,
- * sign-out ending the session on the server, and the security headers on the console and the API.
+ * session's anti-forgery token or from another site's page, a wrong token counted like a wrong bearer token, a
+ * stalled sign-in body cut off at the deadline, sign-out ending the session on the server, and the security headers
+ * on the console and the API.
  */
 class ConsoleSessionIT extends DeployedHookstile {
 
@@ -65,6 +66,27 @@ class ConsoleSessionIT extends DeployedHookstile {
                 "a reloaded page gets its anti-forgery token again");
         String behindTls = signIn("https").answer().headers().firstValue("Set-Cookie").orElseThrow();
         assertTrue(behindTls.endsWith("; Secure"), "behind a proxy that ended TLS: " + behindTls);
+    }
+
+    @Test
+    void aSignInWhoseBodyStallsIsCutOffAtTheBodyDeadline() throws Exception {
+        URI base = URI.create(webhooks.base());
+        try (var socket = new java.net.Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(20_000);
+            String authority = base.getHost() + ":" + base.getPort();
+            socket.getOutputStream().write(("POST " + base.getPath() + "api/session HTTP/1.1\r\nHost: " + authority
+                    + "\r\nOrigin: http://" + authority + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 4096\r\n\r\n{\"tok").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            long sent = System.nanoTime();
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+            long waited = Duration.ofNanos(System.nanoTime() - sent).toMillis();
+
+            assertNotNull(status, "answered, not just closed");
+            assertTrue(status.startsWith("HTTP/1.1 408"), status);
+            assertTrue(waited < 10_000, "cut off at the ITs' 3 s body deadline, after " + waited + " ms");
+        }
     }
 
     @Test
