@@ -35,13 +35,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Denial of service without a secret, as the issue tried it against {@code ./hookstile}: first 400 connections that
  * each declare a 1 MiB body and send nothing (reopened as soon as the server closes one), then 300 connections
  * offering a protocol upgrade ({@code h2c} and {@code websocket}) whose body stalls after one byte, each held for
- * 30 s (not reopened: a flood of new connections is another attack). Throughout, a well-behaved sender posting signed events one at a time is answered {@code 2xx} (or a fast
- * {@code 503}) within 2 s, the operator API and liveness answer, and the heap never runs out.
+ * 30 s (not reopened: a flood of new connections is another attack), then 300 console sign-ins
+ * ({@code POST /api/session}, JSON, this server's own {@code Origin}: all a client without a secret can forge) that
+ * declare a 4 KiB body and stall after five bytes, reopened as soon as the server cuts one off. Throughout, a
+ * well-behaved sender posting signed events one at a time is answered {@code 2xx} (or a fast {@code 503}) within 2 s,
+ * the operator API and liveness answer, and the heap never runs out.
  */
 class HostileConnectionsFaultIT {
 
     private static final int DECLARED_ONLY = 400;
     private static final int STALLED_UPGRADES = 300;
+    private static final int STALLED_SIGN_INS = 300;
     private static final Duration PHASE = Duration.ofSeconds(30);
     private static final long PROMPT_MILLIS = 2_000;
     private static final Duration WARM_UP = Duration.ofSeconds(10);
@@ -70,9 +74,14 @@ class HostileConnectionsFaultIT {
                     + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{";
             String websocket = "POST /webhooks/it HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n"
                     + "Upgrade: websocket\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{";
+            // Everything a sign-in must bring to be read at all, the Origin included: a raw client forges it freely.
+            String signIn = "POST /api/session HTTP/1.1\r\nHost: 127.0.0.1:" + server.port() + "\r\n"
+                    + "Origin: http://127.0.0.1:" + server.port() + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 4096\r\n\r\n{\"tok";
             Hostile first;
             Hostile second;
-            long[] phases = new long[3];
+            Hostile third;
+            long[] phases = new long[4];
             try (traffic) {
                 // Warm up first: the first answers after a cold start take seconds with nobody attacking.
                 Webhooks.sleep(WARM_UP);
@@ -87,6 +96,11 @@ class HostileConnectionsFaultIT {
                     Webhooks.sleep(PHASE);
                 }
                 phases[2] = traffic.elapsedMillis();
+                try (var hostile = new Hostile(server.port(), List.of(signIn), STALLED_SIGN_INS, true)) {
+                    third = hostile;
+                    Webhooks.sleep(PHASE);
+                }
+                phases[3] = traffic.elapsedMillis();
                 Webhooks.sleep(Duration.ofSeconds(2));
             } finally {
                 watch.stop();
@@ -106,20 +120,26 @@ class HostileConnectionsFaultIT {
                     .count();
             long lateUpgrades = late.stream().filter(s -> s.sentAtMillis() >= phases[1] && s.sentAtMillis() < phases[2])
                     .count();
+            long lateSignIns = late.stream().filter(s -> s.sentAtMillis() >= phases[2] && s.sentAtMillis() < phases[3])
+                    .count();
+            long signInTimeouts = operatorBodyTimeouts(server);
             long max = samples.stream().mapToLong(Traffic.Sample::latencyMillis).max().orElse(0);
             String log = serverLog();
             boolean outOfMemory = log.contains("OutOfMemoryError");
             Ledger.Verdict verdict = new Ledger().awaitSettled(traffic.answers(), prefix, Duration.ofSeconds(60));
             String notes = "well-behaved, from the first attack on: " + samples.size() + " sent one at a time, " + acked + " 2xx, " + refused503
                     + " 503, " + late.size() + " late or failed (" + lateDeclared + " while bodies were declared, "
-                    + lateUpgrades + " while upgrades stalled; p99 " + p99 + " ms, slowest " + max + " ms); operator "
+                    + lateUpgrades + " while upgrades stalled, " + lateSignIns + " while sign-ins stalled; p99 " + p99
+                    + " ms, slowest " + max + " ms); operator "
                     + "API " + watch.operatorFailures + "/" + watch.operatorCalls + " failed, liveness "
                     + watch.livenessFailures + "/" + watch.livenessCalls + " not UP; hostile connections opened "
-                    + first.opened + " + " + second.opened + ", cut off by the server " + first.cutOff + " + "
-                    + second.cutOff + "; server: " + timeouts + " body-timeout, " + full + " body-buffers-full"
+                    + first.opened + " + " + second.opened + " + " + third.opened + ", cut off by the server "
+                    + first.cutOff + " + " + second.cutOff + " + " + third.cutOff + "; server: " + timeouts
+                    + " body-timeout, " + full + " body-buffers-full, " + signInTimeouts + " operator body-timeout"
                     + (outOfMemory ? "; **OutOfMemoryError** in the log" : "; no OutOfMemoryError");
             Ledger.report(DECLARED_ONLY + " connections declaring 1 MiB, then " + STALLED_UPGRADES
-                    + " stalled upgrade bodies, 30 s each", verdict, notes);
+                    + " stalled upgrade bodies, then " + STALLED_SIGN_INS + " stalled sign-ins, 30 s each", verdict,
+                    notes);
 
             assertFalse(outOfMemory, "the heap never ran out; see " + work.resolve("server-1.log"));
             assertTrue(samples.size() > 20, "the well-behaved sender got through at all: " + notes);
@@ -129,8 +149,18 @@ class HostileConnectionsFaultIT {
             assertEquals(0, watch.operatorFailures.get(), "the operator API answered throughout: " + notes);
             assertEquals(0, watch.livenessFailures.get(), "liveness stayed UP throughout: " + notes);
             assertTrue(server.webhooks().server().get("health/live").statusCode() == 200, "and is UP after");
+            assertTrue(signInTimeouts > 0, "the stalled sign-ins were cut off at the body deadline: " + notes);
             assertTrue(verdict.exactlyOnce(), verdict.toString());
         }
+    }
+
+    /** {@code hookstile_operator_bodies_refused_total{reason="body-timeout"}}: sign-ins cut off at the deadline. */
+    private static long operatorBodyTimeouts(ServerProcess server) {
+        return server.webhooks().get("metrics").body().lines()
+                .filter(line -> line.startsWith("hookstile_operator_bodies_refused_total{")
+                        && line.contains("reason=\"body-timeout\""))
+                .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst().orElse(0);
     }
 
     private String serverLog() throws IOException {

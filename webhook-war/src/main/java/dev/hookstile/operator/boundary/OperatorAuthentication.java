@@ -5,7 +5,6 @@ import dev.hookstile.web.boundary.Problems;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.annotation.WebFilter;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -19,8 +18,14 @@ import java.nio.charset.StandardCharsets;
  * and with {@code Authorization: Bearer <admin token>} or a console session's cookie ({@code 401} with a
  * {@code WWW-Authenticate: Bearer} challenge, RFC 6750, otherwise; with the cookie, a state-changing method also needs
  * the anti-forgery token). {@code POST} and {@code GET /api/session}, the console's sign-in, pass on to
- * {@link SessionResource}, which asks the gate with the token from the body. All before any resource is resolved: an unknown path is {@code 401} without the
- * token and {@code 404} with it. Senders are not authenticated here: a webhook proves itself by its signature.
+ * {@link SessionResource}, which asks the gate with the token from the body; a sign-in is first asked here what
+ * can be asked without its body (allowlist, throttle, {@code Origin}, {@code Content-Type}). All before any resource
+ * is resolved, and before any body is read: an unknown path is {@code 401} without the token and {@code 404} with
+ * it. Senders are not authenticated here: a webhook proves itself by its signature.
+ *
+ * <p>Mapped in {@code web.xml}, before {@code BodyBuffer}, which gathers a body admitted here under the body deadline
+ * and the shared budget: a client the gate refuses never has a byte of its body read, and a refusal with a body
+ * still unread closes the connection.
  *
  * <p>This is the first door, not the only one: a path the container maps elsewhere but JAX-RS routes to an operator
  * resource never meets this filter, so {@link OperatorOnlyFilter} checks again inside JAX-RS, unless this filter
@@ -31,7 +36,6 @@ import java.nio.charset.StandardCharsets;
  * every request, webhooks included, which cost about a fifth of the ingest threads' CPU (profiled). Mapped to
  * {@code /api/*} only, this filter costs the webhook path nothing.
  */
-@WebFilter(urlPatterns = "/api/*", asyncSupported = true)
 public class OperatorAuthentication extends HttpFilter {
 
     /** Set on a request this filter admitted; a client cannot set request attributes. */
@@ -43,19 +47,31 @@ public class OperatorAuthentication extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
+        OperatorGate.Refusal refusal;
         if (OperatorGate.opensWithoutCredentials(request.getMethod(), pathBelowContext(request))) {
             // Signing in, or asking whether one is: SessionResource asks the gate itself (allowlist, throttle, the
-            // token from the body). Not marked admitted: nothing else is reached this way.
-            chain.doFilter(request, response);
-            return;
-        }
-        OperatorGate.Refusal refusal = gate.check(SessionCookie.presented(request, request.getMethod()));
-        if (refusal == null) {
-            request.setAttribute(ADMITTED, Boolean.TRUE);
-            chain.doFilter(request, response);
-            return;
+            // token from the body). Not marked admitted: nothing else is reached this way. A sign-in's body is read
+            // only once what needs no body passed.
+            refusal = "POST".equals(request.getMethod())
+                    ? gate.beforeSignIn(SessionCookie.presented(request, "POST"), request.getContentType())
+                    : null;
+            if (refusal == null) {
+                chain.doFilter(request, response);
+                return;
+            }
+        } else {
+            refusal = gate.check(SessionCookie.presented(request, request.getMethod()));
+            if (refusal == null) {
+                request.setAttribute(ADMITTED, Boolean.TRUE);
+                chain.doFilter(request, response);
+                return;
+            }
         }
         response.setStatus(refusal.status());
+        if (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null) {
+            // The body stays unread: the connection ends with the answer rather than wait for it.
+            response.setHeader("Connection", "close");
+        }
         if (refusal.challenge() != null) {
             response.setHeader("WWW-Authenticate", refusal.challenge());
         }

@@ -33,7 +33,11 @@ import java.util.logging.Logger;
  *
  * <p>{@code POST} and {@code GET} answer without credentials (that is their point), so they are not
  * {@link OperatorOnly}: each asks {@link OperatorGate} itself, which applies the address allowlist and the failure
- * throttle and counts a wrong token like a wrong bearer token. {@code DELETE} changes state and is
+ * throttle and counts a wrong token like a wrong bearer token. A sign-in must come from a page of this site
+ * ({@code Origin}) as {@code application/json}, else it is refused ({@code 403}, {@code 415}) before its body is read,
+ * and not counted as a guess; {@link OperatorAuthentication} asks the same before the body is gathered (under the
+ * body deadline and the shared budget, {@code BodyBuffer}), so the body read here has already arrived.
+ * {@code DELETE} changes state and is
  * {@link OperatorOnly} like every other operator call (the cookie and {@code X-CSRF-Token}, or the bearer token).
  */
 @Path("api/session")
@@ -54,8 +58,12 @@ public class SessionResource {
 
     @POST
     public Response signIn(@Context HttpServletRequest request, InputStream body) {
-        String token = token(body);
-        OperatorGate.Refusal refusal = gate.signIn(request.getRemoteAddr(), token, "POST", request.getRequestURI());
+        OperatorGate.Request presented = SessionCookie.presented(request, "POST");
+        // Asked again here, before the body is read: the servlet door asked already, but this is where it is read.
+        OperatorGate.Refusal refusal = gate.beforeSignIn(presented, request.getContentType());
+        if (refusal == null) {
+            refusal = gate.signIn(presented, request.getContentType(), token(body));
+        }
         if (refusal != null) {
             return OperatorOnlyFilter.answer(refusal);
         }

@@ -24,7 +24,10 @@ import java.util.logging.Logger;
  * token or the cookie of a live console session ({@code 401}). With the cookie, a state-changing method must also
  * carry the session's anti-forgery token in {@code X-CSRF-Token}, and an {@code Origin} header, when sent, must name
  * this server ({@code 403 csrf-token-invalid}): the browser attaches the cookie by itself, so the cookie alone
- * proves nothing about who wrote the request. Every refusal is counted
+ * proves nothing about who wrote the request. A sign-in must come from a page of this site as JSON
+ * ({@link #beforeSignIn}). Only a wrong token is a failed attempt: whatever another site's page can make the
+ * operator's browser send (no token, another scheme, a sign-in of its own) is refused without counting towards the
+ * wait, or any page could lock the operator out. Every refusal is counted
  * ({@code hookstile_operator_auth_failures_total{reason}}) and logged at WARNING, rate-limited per client, never with
  * the presented token or session id.
  *
@@ -49,7 +52,8 @@ public class OperatorGate {
     public enum Reason {
         MISSING_TOKEN("missing-token"), WRONG_SCHEME("wrong-scheme"), INVALID_TOKEN("invalid-token"),
         THROTTLED("throttled"), ADDRESS_NOT_ALLOWED("address-not-allowed"), INVALID_SESSION("invalid-session"),
-        CSRF_TOKEN_INVALID("csrf-token-invalid"), FOREIGN_ORIGIN("foreign-origin");
+        CSRF_TOKEN_INVALID("csrf-token-invalid"), FOREIGN_ORIGIN("foreign-origin"),
+        UNSUPPORTED_MEDIA_TYPE("unsupported-media-type");
 
         private final String tag;
 
@@ -151,8 +155,9 @@ public class OperatorGate {
         }
         String authorization = request.authorization();
         // A bearer token, when sent, decides alone: a browser never adds one by itself, so it needs no anti-forgery
-        // token, and a wrong one is a guess whatever cookie comes with it.
-        if ((authorization == null || authorization.isBlank()) && !request.sessionIds().isEmpty()) {
+        // token, and a wrong one is a guess whatever cookie comes with it. Any other scheme (a proxy's Basic
+        // credentials, which a browser also attaches by itself) is not this API's: beside a cookie, the cookie decides.
+        if (!bearer(authorization) && !request.sessionIds().isEmpty()) {
             return checkSession(request);
         }
         if (authorization == null || authorization.isBlank()) {
@@ -164,8 +169,11 @@ public class OperatorGate {
                             + ", or the token in <data dir>/" + AdminToken.FILE_NAME + "), or sign in to the "
                             + "console (POST " + SESSION_PATH + ")", CHALLENGE);
         }
-        if (!authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
-            return refuse(Reason.WRONG_SCHEME, attempts.failed(address), address, method, path, 401,
+        if (!bearer(authorization)) {
+            // Counted, but not a guess: no token was compared, and a browser sends a proxy's Basic credentials to
+            // this host by itself, from any page; counted as failures, they would let a hostile page lock an address
+            // out of /api.
+            return refuse(Reason.WRONG_SCHEME, attempts.refused(address), address, method, path, 401,
                     "unauthorized", "Unauthorized", "the operator API accepts only the Bearer scheme: "
                             + "'Authorization: Bearer <token>'", CHALLENGE);
         }
@@ -200,14 +208,49 @@ public class OperatorGate {
     }
 
     /**
-     * Signing in to the console ({@code POST /api/session}): the admin token from the body, allowed, throttled and
-     * counted exactly like a bearer token. {@code null} when it is the admin token: open the session.
+     * Whether a sign-in ({@code POST /api/session}) may have its body read at all, asked before a byte of it is: the
+     * address is allowed and not waiting out its failures, the request comes from a page of this site ({@code Origin}
+     * names the host it was sent to; {@code 403}) and its body is declared {@code application/json} ({@code 415}).
+     * Neither refusal is a guess: a page of any site can make the operator's browser post a sign-in, but only as
+     * {@code text/plain} or a form (anything else needs a CORS preflight, which this API never grants), or with its
+     * own {@code Origin}; counted as failures, such posts would lock the operator's address out. {@code null} when
+     * the body may be read.
      */
-    public Refusal signIn(String address, String token, String method, String path) {
+    public Refusal beforeSignIn(Request request, String contentType) {
+        String address = request.address();
+        String method = request.method();
+        String path = request.path();
         Refusal unreachable = reach(address, method, path);
         if (unreachable != null) {
             return unreachable;
         }
+        if (request.origin() == null || !sameOrigin(request.origin(), request.host(), request.forwardedHost())) {
+            return refuse(Reason.FOREIGN_ORIGIN, attempts.refused(address), address, method, path, 403,
+                    "foreign-origin", "Forbidden", "a sign-in must come from a page of this site: its Origin header "
+                            + "must name the host the request was sent to (Host, or X-Forwarded-Host from a proxy)",
+                    null);
+        }
+        if (!json(contentType)) {
+            return refuse(Reason.UNSUPPORTED_MEDIA_TYPE, attempts.refused(address), address, method, path, 415,
+                    "unsupported-media-type", "Unsupported media type", "a sign-in is 'Content-Type: "
+                            + "application/json' with {\"token\":\"<admin token>\"}", null);
+        }
+        return null;
+    }
+
+    /**
+     * Signing in to the console ({@code POST /api/session}): {@link #beforeSignIn} first, then the admin token from
+     * the body, throttled and counted exactly like a bearer token. {@code null} when it is the admin token: open the
+     * session.
+     */
+    public Refusal signIn(Request request, String contentType, String token) {
+        Refusal refused = beforeSignIn(request, contentType);
+        if (refused != null) {
+            return refused;
+        }
+        String address = request.address();
+        String method = request.method();
+        String path = request.path();
         if (token == null || token.isBlank()) {
             // Not a guess either: a hostile page can post an empty sign-in from the operator's browser.
             return refuse(Reason.MISSING_TOKEN, attempts.refused(address), address, method, path, 401,
@@ -266,6 +309,20 @@ public class OperatorGate {
         sessions.use(id);
         attempts.succeeded(address);
         return null;
+    }
+
+    private static boolean bearer(String authorization) {
+        return authorization != null && authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length());
+    }
+
+    /** {@code application/json}, with parameters or without, in any case. */
+    static boolean json(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        String type = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
+        return type.equalsIgnoreCase("application/json");
     }
 
     static boolean safe(String method) {

@@ -2,11 +2,10 @@ package dev.hookstile.receive.boundary;
 
 import dev.hookstile.ingest.boundary.BodyLimits;
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
-
-import dev.hookstile.ingest.boundary.BodyLimits;
-import dev.hookstile.ingest.boundary.DeliveryMetrics;
 import dev.hookstile.ingest.BodyBudget;
 import dev.hookstile.ingest.RequestBody;
+import dev.hookstile.metrics.boundary.Counter;
+import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.web.boundary.Problems;
 import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
@@ -20,7 +19,6 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
-import jakarta.servlet.annotation.WebFilter;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
@@ -32,6 +30,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -53,13 +53,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>At most {@code hookstile.ingest.max-body-bytes} + 1 bytes are buffered: a larger body is passed on cut there, and
  * the resource refuses it with {@code 413} as it does a declared length over the limit.
  *
+ * <p>The operator API's bodies ({@code /api/*}: the console's sign-in, replays) are read here the same way, under the
+ * same deadline, budget and limit on blocked readers, with a limit of their own ({@value #OPERATOR_MAX_BYTES} bytes,
+ * {@code 413} beyond it, at once): one slow sign-in must cost a socket, not a request thread, like one slow webhook.
+ * This filter is mapped in {@code web.xml} after the operator API's guard ({@code OperatorAuthentication}), so a
+ * client the guard refuses (an address outside the allowlist, a sign-in from another site's page) has no byte of its
+ * body read. Refused operator bodies are counted in {@code hookstile_operator_bodies_refused_total{reason}}, not as
+ * deliveries.
+ *
  * <p>Longer than 300 lines because a non-blocking read is one state machine (the listener's callbacks, growth against
  * the budget, the deadline, the one answer) that is safest read in one place: split, each part would need the
  * others' state.
  */
-@WebFilter(urlPatterns = "/webhooks/*", asyncSupported = true,
-        dispatcherTypes = {DispatcherType.REQUEST, DispatcherType.ASYNC})
 public class BodyBuffer extends HttpFilter {
+
+    /** An operator request's body (a sign-in, a replay's filter) is at most this large. */
+    static final int OPERATOR_MAX_BYTES = 64 * 1024;
 
     private static final String BODY = BodyBuffer.class.getName() + ".body";
     private static final String COLLECTOR = BodyBuffer.class.getName() + ".collector";
@@ -93,19 +102,50 @@ public class BodyBuffer extends HttpFilter {
     @Inject
     Sources sources;
 
+    @Inject
+    Metrics registry;
+
+    private final Map<Rejection, Counter> operatorRefused = new EnumMap<>(Rejection.class);
+
+    @Override
+    public void init() {
+        var family = registry.counter("hookstile_operator_bodies_refused_total",
+                "Operator API request bodies refused (too slow, too large, no room left), by reason", "reason");
+        for (Rejection reason : new Rejection[] {Rejection.BODY_TIMEOUT, Rejection.BODY_BUFFERS_FULL,
+                Rejection.PAYLOAD_TOO_LARGE, Rejection.INVALID_PAYLOAD}) {
+            operatorRefused.put(reason, family.labels(reason.slug()));
+        }
+    }
+
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
+        boolean operator = operator(request);
         if (request.getDispatcherType() == DispatcherType.ASYNC) {
             var collector = (Collector) request.getAttribute(COLLECTOR);
             try {
                 byte[] body = (byte[]) request.getAttribute(BODY);
+                if (operator && collector != null && collector.size > OPERATOR_MAX_BYTES) {
+                    refused(true, request, Rejection.PAYLOAD_TOO_LARGE);
+                    refuse(request, response, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
+                    return;
+                }
                 chain.doFilter(body == null ? request : new Buffered(request, body, collector.size), response);
             } finally {
                 if (collector != null) {
                     collector.share.close();
-                    acked(request, response, collector.arrived);
+                    if (!operator) {
+                        acked(request, response, collector.arrived);
+                    }
                 }
+            }
+            return;
+        }
+        if (operator) {
+            if (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null) {
+                receive(request, response, chain, System.nanoTime());
+            } else {
+                chain.doFilter(request, response);
             }
             return;
         }
@@ -121,6 +161,34 @@ public class BodyBuffer extends HttpFilter {
             if (!request.isAsyncStarted()) {
                 acked(request, response, arrived);
             }
+        }
+    }
+
+    /** An operator API request ({@code /api/*}), not a webhook: the path as the container routed it. */
+    private static boolean operator(HttpServletRequest request) {
+        String servlet = request.getServletPath();
+        String info = request.getPathInfo();
+        String path = info == null ? servlet : servlet.isEmpty() ? info : servlet + info;
+        return path.equals("/api") || path.startsWith("/api/");
+    }
+
+    private static int maxBytes(boolean operator, BodyLimits limits) {
+        return operator ? OPERATOR_MAX_BYTES : limits.maxBytes();
+    }
+
+    private static String tooLarge() {
+        return "an operator API request body is at most " + OPERATOR_MAX_BYTES + " bytes; nothing was done";
+    }
+
+    /** Counts a refused body: a delivery's under its source, an operator request's apart from deliveries. */
+    private void refused(boolean operator, HttpServletRequest request, Rejection reason) {
+        if (operator) {
+            Counter counter = operatorRefused.get(reason);
+            if (counter != null) {
+                counter.inc();
+            }
+        } else {
+            metrics.rejected(sourceName(request), reason);
         }
     }
 
@@ -140,7 +208,13 @@ public class BodyBuffer extends HttpFilter {
 
     private void receive(HttpServletRequest request, HttpServletResponse response, FilterChain chain, long arrived)
             throws IOException, ServletException {
-        if (request.getContentLengthLong() > limits.maxBytes()) {
+        boolean operator = operator(request);
+        if (operator && request.getContentLengthLong() > OPERATOR_MAX_BYTES) {
+            refused(true, request, Rejection.PAYLOAD_TOO_LARGE);
+            refuse(request, response, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
+            return;
+        }
+        if (!operator && request.getContentLengthLong() > limits.maxBytes()) {
             // Refused from its declared length alone, or not a delivery: nothing to wait for.
             chain.doFilter(request, response);
             return;
@@ -152,7 +226,7 @@ public class BodyBuffer extends HttpFilter {
             chain.doFilter(request, response);
             return;
         }
-        if (unknownSource(request)) {
+        if (!operator && unknownSource(request)) {
             // Refused before the body is read: nothing to buffer or wait for, and the unread rest ends the connection.
             response.setHeader("Connection", "close");
             chain.doFilter(new Buffered(request, NO_BODY, 0), response);
@@ -181,7 +255,7 @@ public class BodyBuffer extends HttpFilter {
     private void readBlocking(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
                               long declared) throws IOException, ServletException {
         if (!READERS.tryAcquire()) {
-            metrics.rejected(sourceName(request), Rejection.BODY_BUFFERS_FULL);
+            refused(operator(request), request, Rejection.BODY_BUFFERS_FULL);
             refuse(request, response, Rejection.BODY_BUFFERS_FULL, "too many request bodies are still arriving"
                     + " on connections offering a protocol upgrade; nothing was accepted, retry later");
             return;
@@ -189,10 +263,10 @@ public class BodyBuffer extends HttpFilter {
         BodyBudget budget = limits.budget();
         byte[] body;
         try {
-            body = RequestBody.read(request.getInputStream(), declared, limits.maxBytes(),
+            body = RequestBody.read(request.getInputStream(), declared, maxBytes(operator(request), limits),
                     RequestBody.Deadline.in(limits.timeoutSeconds()), budget);
         } catch (RejectedDelivery rejected) {
-            metrics.rejected(sourceName(request), rejected.reason());
+            refused(operator(request), request, rejected.reason());
             refuse(request, response, rejected.reason(), rejected.detail());
             return;
         } finally {
@@ -274,6 +348,8 @@ public class BodyBuffer extends HttpFilter {
         private final BodyBudget.Share share;
         /** When the request arrived ({@link System#nanoTime()}): its answer is timed from there. */
         private final long arrived;
+        /** An operator API request's body: neither counted nor timed as a delivery's. */
+        private final boolean operator;
         private final AtomicBoolean finished = new AtomicBoolean();
         private byte[] body = NO_BODY;
         private int size;
@@ -284,7 +360,8 @@ public class BodyBuffer extends HttpFilter {
             this.arrived = arrived;
             this.async = async;
             this.in = request.getInputStream();
-            this.expected = declared >= 0 ? (int) declared : limits.maxBytes() + 1;
+            this.operator = operator(request);
+            this.expected = declared >= 0 ? (int) declared : maxBytes(operator, limits) + 1;
             this.share = limits.budget().share();
         }
 
@@ -357,12 +434,14 @@ public class BodyBuffer extends HttpFilter {
             share.close();
             body = NO_BODY;
             try {
-                metrics.rejected(sourceName(request), reason);
+                refused(operator, request, reason);
                 refuse(request, (HttpServletResponse) async.getResponse(), reason, detail);
             } finally {
                 async.complete();
-                metrics.answered(reason.status() == 503 ? DeliveryMetrics.Answered.UNAVAILABLE
-                        : DeliveryMetrics.Answered.REJECTED, arrived);
+                if (!operator) {
+                    metrics.answered(reason.status() == 503 ? DeliveryMetrics.Answered.UNAVAILABLE
+                            : DeliveryMetrics.Answered.REJECTED, arrived);
+                }
             }
         }
 

@@ -12,7 +12,8 @@ public final class Problems {
     private static final JsonProvider JSON = JsonProvider.provider();
 
     public static final String MEDIA_TYPE = "application/problem+json";
-    public static final MediaType PROBLEM_JSON = MediaType.valueOf(MEDIA_TYPE);
+    /** Built, not parsed: parsing needs a JAX-RS runtime, and the servlet filters' refusals are tested without one. */
+    public static final MediaType PROBLEM_JSON = new MediaType("application", "problem+json");
     private static final String TYPE_PREFIX = "urn:hookstile:problem:";
 
     private Problems() {

@@ -446,6 +446,40 @@ class ConsoleIT extends DeployedHookstile {
     }
 
     @Test
+    void aPageOfAnotherSiteThatPostsWrongSignInsCannotLockTheOperatorOut() throws Exception {
+        long guesses = invalidTokenFailures();
+        // What any page the operator visits can send without a CORS preflight: no-cors, text/plain, its own Origin.
+        HttpServer attacker = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        byte[] page = ("<!doctype html><title>Win a prize</title><link rel=icon href=\"data:,\"><body>sending<script>"
+                + "(async () => { for (let i = 0; i < 12; i++) {"
+                + " await fetch(" + json(webhooks.base() + "api/session") + ", {method: 'POST', mode: 'no-cors',"
+                + " body: JSON.stringify({token: 'wrong-' + i})}).catch(() => {}); }"
+                + " document.body.textContent = 'sent all'; })();</script>").getBytes(StandardCharsets.UTF_8);
+        attacker.createContext("/", exchange -> {
+            exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        attacker.start();
+        try {
+            // localhost and 127.0.0.1 are different sites to the browser.
+            browser.expectStatus(403).inNewTab("http://localhost:" + attacker.getAddress().getPort() + "/");
+            browser.awaitText("sent all");
+        } finally {
+            attacker.stop(0);
+        }
+
+        assertEquals(guesses, invalidTokenFailures(), "none of the twelve counted as a guess");
+        HttpResponse<String> bearer = webhooks.send(api("api/sources").header("Authorization", "Bearer " + TOKEN)
+                .GET());
+        assertEquals(200, bearer.statusCode(), "the operator's own calls are not made to wait: " + bearer.body());
+        browser.reset();
+        signIn();
+        assertTrue(sessionCookie().isHttpOnly());
+    }
+
+    @Test
     void theConsolesPolicyBlocksAnInjectedInlineHandlerAndTheTestsNoticeIt() {
         signIn();
 

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The console's sign-in on the real server, as a browser meets it: the admin token traded for an {@code HttpOnly},
  * {@code SameSite=Strict} cookie that opens {@code /api} for reading, state-changing calls refused without the
- * session's anti-forgery token or from another site's page, a wrong token counted like a wrong bearer token,
+ * session's anti-forgery token or from another site's page, a wrong token counted like a wrong bearer token, a
+ * sign-in another site's page can send refused without counting, a stalled sign-in body cut off at the deadline,
  * sign-out ending the session on the server, and the security headers on the console and the API.
  */
 class ConsoleSessionIT extends DeployedHookstile {
@@ -63,8 +64,69 @@ class ConsoleSessionIT extends DeployedHookstile {
         assertEquals(200, again.statusCode(), again.body());
         assertEquals(browser.csrfToken(), Webhooks.json(again.body()).getString("csrfToken"),
                 "a reloaded page gets its anti-forgery token again");
-        String behindTls = signIn("https").answer().headers().firstValue("Set-Cookie").orElseThrow();
-        assertTrue(behindTls.endsWith("; Secure"), "behind a proxy that ended TLS: " + behindTls);
+        SignedIn secure = signIn("https");
+        String behindTls = secure.answer().headers().firstValue("Set-Cookie").orElseThrow();
+        assertTrue(behindTls.startsWith("__Host-hookstile_session=") && behindTls.endsWith("; Secure"),
+                "behind a proxy that ended TLS: " + behindTls);
+        assertFalse(behindTls.contains("Domain"), behindTls);
+        assertEquals(200, webhooks.send(api("api/events?limit=1").header("Cookie", secure.cookie())
+                .header("X-Forwarded-Proto", "https")).statusCode());
+        assertEquals(401, webhooks.send(api("api/events?limit=1").header("X-Forwarded-Proto", "https")
+                .header("Cookie", secure.cookie().replace("__Host-", ""))).statusCode(),
+                "over TLS only the prefixed name is read: a plain one may have been planted by a sibling host");
+    }
+
+    @Test
+    void aSignInThatAnotherSitesPageCanSendIsRefusedUncountedAndLocksNobodyOut() {
+        long guesses = failures("invalid-token");
+        long foreign = failures("foreign-origin");
+        long notJson = failures("unsupported-media-type");
+        String wrong = "{\"token\":\"wrong-" + UUID.randomUUID() + "\"}";
+
+        for (int i = 0; i < 12; i++) {
+            // fetch(url, {method: 'POST', mode: 'no-cors', body}) from another site: text/plain, its own Origin.
+            HttpResponse<String> noCors = webhooks.send(post("api/session").header("Origin", "https://evil.example")
+                    .header("Content-Type", "text/plain;charset=UTF-8")
+                    .POST(HttpRequest.BodyPublishers.ofString(wrong)));
+            assertEquals(403, noCors.statusCode(), noCors.body());
+            assertEquals("urn:hookstile:problem:foreign-origin", Webhooks.json(noCors.body()).getString("type"));
+            HttpResponse<String> plain = webhooks.send(post("api/session").header("Origin", origin())
+                    .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(wrong)));
+            assertEquals(415, plain.statusCode(), plain.body());
+            assertEquals("application/problem+json", contentType(plain));
+            assertEquals("urn:hookstile:problem:unsupported-media-type", Webhooks.json(plain.body()).getString("type"));
+            HttpResponse<String> noOrigin = webhooks.send(post("api/session")
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(wrong)));
+            assertEquals(403, noOrigin.statusCode(), noOrigin.body());
+        }
+
+        HttpResponse<String> operator = webhooks.send(api("api/sources").header("Authorization", "Bearer " + TOKEN));
+        assertEquals(200, operator.statusCode(), "the operator is not locked out: " + operator.body());
+        assertEquals(guesses, failures("invalid-token"), "no guess counted");
+        assertEquals(foreign + 24, failures("foreign-origin"));
+        assertEquals(notJson + 12, failures("unsupported-media-type"));
+        signIn();
+    }
+
+    @Test
+    void aSignInWhoseBodyStallsIsCutOffAtTheBodyDeadline() throws Exception {
+        URI base = URI.create(webhooks.base());
+        try (var socket = new java.net.Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(20_000);
+            String authority = base.getHost() + ":" + base.getPort();
+            socket.getOutputStream().write(("POST " + base.getPath() + "api/session HTTP/1.1\r\nHost: " + authority
+                    + "\r\nOrigin: http://" + authority + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 4096\r\n\r\n{\"tok").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            long sent = System.nanoTime();
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+            long waited = Duration.ofNanos(System.nanoTime() - sent).toMillis();
+
+            assertNotNull(status, "answered, not just closed");
+            assertTrue(status.startsWith("HTTP/1.1 408"), status);
+            assertTrue(waited < 10_000, "cut off at the ITs' 3 s body deadline, after " + waited + " ms");
+        }
     }
 
     @Test
@@ -98,7 +160,7 @@ class ConsoleSessionIT extends DeployedHookstile {
         String wrong = "wrong-" + UUID.randomUUID();
 
         HttpResponse<String> refused = webhooks.send(post("api/session")
-                .header("Content-Type", "application/json")
+                .header("Content-Type", "application/json").header("Origin", origin())
                 .POST(HttpRequest.BodyPublishers.ofString("{\"token\":\"" + wrong + "\"}")));
 
         assertEquals(401, refused.statusCode(), refused.body());
@@ -167,7 +229,9 @@ class ConsoleSessionIT extends DeployedHookstile {
     }
 
     private SignedIn signIn(String forwardedProto) {
+        // As the console's page posts it: JSON, and the browser adds the page's Origin.
         HttpRequest.Builder request = post("api/session").header("Content-Type", "application/json")
+                .header("Origin", origin())
                 .POST(HttpRequest.BodyPublishers.ofString("{\"token\":\"" + TOKEN + "\"}"));
         if (forwardedProto != null) {
             request.header("X-Forwarded-Proto", forwardedProto);

@@ -96,6 +96,7 @@ class OperatorOnlyFilterTest {
                     case "getRequestURI" -> "/hookstile/webhooks/..%2Fapi/events";
                     case "getHeader" -> "Authorization".equals(args[0]) ? authorization : headers.get((String) args[0]);
                     case "getCookies" -> cookies;
+                    case "isSecure" -> false;
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
         return filter;

@@ -26,12 +26,12 @@ class SessionCookieTest {
     }
 
     @Test
-    void theCookieIsSecureOverTlsAndBehindAProxyThatEndedTls() {
-        assertEquals("hookstile_session=x; Path=/; HttpOnly; SameSite=Strict; Secure",
+    void theCookieIsSecureAndHostPrefixedOverTlsAndBehindAProxyThatEndedTls() {
+        assertEquals("__Host-hookstile_session=x; Path=/; HttpOnly; SameSite=Strict; Secure",
                 SessionCookie.open("x", request(Map.of(), true)));
-        assertEquals("hookstile_session=x; Path=/; HttpOnly; SameSite=Strict; Secure",
+        assertEquals("__Host-hookstile_session=x; Path=/; HttpOnly; SameSite=Strict; Secure",
                 SessionCookie.open("x", request(Map.of("X-Forwarded-Proto", "HTTPS, http"), false)));
-        assertEquals("hookstile_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure",
+        assertEquals("__Host-hookstile_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure",
                 SessionCookie.clear(request(Map.of("X-Forwarded-Proto", "https"), false)));
         assertEquals("hookstile_session=x; Path=/; HttpOnly; SameSite=Strict",
                 SessionCookie.open("x", request(Map.of("X-Forwarded-Proto", "http"), false)));
@@ -49,6 +49,19 @@ class SessionCookieTest {
         assertEquals(new OperatorGate.Request("203.0.113.5", "DELETE", "/api/session", "Bearer t",
                 List.of("planted", "real"), "c", "https://evil.example", "ops.example", "proxy.example"), presented);
         assertEquals(List.of(), SessionCookie.values(request(Map.of(), false)));
+    }
+
+    @Test
+    void overTlsOnlyTheHostPrefixedCookieIsReadSoAPlantedPlainOneOpensNothing() {
+        Cookie planted = new Cookie("hookstile_session", "planted-by-a-sibling-host");
+        Cookie real = new Cookie("__Host-hookstile_session", "real");
+
+        assertEquals(List.of("real"), SessionCookie.values(request(Map.of(), true, planted, real)));
+        assertEquals(List.of("real"),
+                SessionCookie.values(request(Map.of("X-Forwarded-Proto", "https"), false, planted, real)));
+        assertEquals(List.of("planted-by-a-sibling-host"),
+                SessionCookie.values(request(Map.of(), false, planted, real)),
+                "plain HTTP: the plain name, the only one a browser keeps there");
     }
 
     @Test

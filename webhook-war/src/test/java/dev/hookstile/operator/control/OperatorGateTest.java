@@ -262,10 +262,10 @@ class OperatorGateTest {
         ConsoleSessions.Opened opened = sessions.open();
 
         assertEquals(403, gate.check(cookie(opened.id(), "GET", null, null)).status());
-        OperatorGate.Refusal signIn = gate.signIn("203.0.113.5", TOKEN, "POST", OperatorGate.SESSION_PATH);
+        OperatorGate.Refusal signIn = signIn(gate, "203.0.113.5", TOKEN);
         assertEquals(403, signIn.status());
         assertEquals(403, gate.reach("203.0.113.5", "GET", OperatorGate.SESSION_PATH).status());
-        assertNull(gate.signIn("10.0.0.1", TOKEN, "POST", OperatorGate.SESSION_PATH));
+        assertNull(signIn(gate, "10.0.0.1", TOKEN));
     }
 
     @Test
@@ -273,28 +273,107 @@ class OperatorGateTest {
         OperatorGate gate = gate("");
         String wrong = "a-mistyped-but-real-secret-0123456789abcdef";
 
-        OperatorGate.Refusal refusal = gate.signIn("203.0.113.5", wrong, "POST", OperatorGate.SESSION_PATH);
+        OperatorGate.Refusal refusal = signIn(gate, "203.0.113.5", wrong);
         assertEquals(401, refusal.status());
         assertEquals("unauthorized", refusal.slug());
         assertTrue(refusal.detail().contains("admin token is wrong"), refusal.detail());
         assertFalse(refusal.detail().contains(wrong));
         assertFalse(logged.get(0).getMessage().contains(wrong), logged.get(0).getMessage());
         assertEquals(OperatorGate.Reason.MISSING_TOKEN,
-                gate.signIn("203.0.113.5", null, "POST", OperatorGate.SESSION_PATH).reason());
+                signIn(gate, "203.0.113.5", null).reason());
         // The missing token was counted but is no guess: ten more wrong ones start the wait.
         for (int i = 0; i < 10; i++) {
-            gate.signIn("203.0.113.5", wrong, "POST", OperatorGate.SESSION_PATH);
+            signIn(gate, "203.0.113.5", wrong);
         }
         assertEquals(11, counts.get(OperatorGate.Reason.INVALID_TOKEN).value());
         assertEquals(1, counts.get(OperatorGate.Reason.MISSING_TOKEN).value());
 
-        OperatorGate.Refusal waiting = gate.signIn("203.0.113.5", TOKEN, "POST", OperatorGate.SESSION_PATH);
+        OperatorGate.Refusal waiting = signIn(gate, "203.0.113.5", TOKEN);
         assertEquals(429, waiting.status());
         assertEquals(429, gate.reach("203.0.113.5", "GET", OperatorGate.SESSION_PATH).status());
         assertEquals(429, gate.check(cookie(sessions.open().id(), "GET", null, null)).status(),
                 "while it waits, even a live session");
         now += TimeUnit.SECONDS.toNanos(1);
-        assertNull(gate.signIn("203.0.113.5", TOKEN, "POST", OperatorGate.SESSION_PATH));
+        assertNull(signIn(gate, "203.0.113.5", TOKEN));
+    }
+
+    @Test
+    void aSignInFromAnotherSitesPageOrWithoutAnOriginIs403AndNoGuess() {
+        OperatorGate gate = gate("");
+
+        for (String origin : new String[] {"https://evil.example", "null", "http://hookstile.example:8081", null}) {
+            for (int i = 0; i < 12; i++) {
+                OperatorGate.Refusal refusal = gate.signIn(signInRequest(origin), "application/json", "wrong");
+                assertEquals(403, refusal.status(), origin);
+                assertEquals("foreign-origin", refusal.slug());
+                assertEquals(OperatorGate.Reason.FOREIGN_ORIGIN, refusal.reason());
+            }
+        }
+
+        assertEquals(48, counts.get(OperatorGate.Reason.FOREIGN_ORIGIN).value());
+        assertEquals(0, counts.get(OperatorGate.Reason.INVALID_TOKEN).value(), "the token was not even looked at");
+        assertNull(gate.check("203.0.113.5", "Bearer " + TOKEN, "GET", "/api/sources"), "no wait imposed");
+        assertNull(signIn(gate, "203.0.113.5", TOKEN));
+    }
+
+    @Test
+    void aSignInThatIsNotJsonIs415AndNoGuess() {
+        // What a page of any site can post without a CORS preflight: text/plain, a form, or no type at all.
+        OperatorGate gate = gate("");
+        for (String type : new String[] {"text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
+                "multipart/form-data; boundary=x", null, "application/jsonx", "application/problem+json"}) {
+            for (int i = 0; i < 12; i++) {
+                OperatorGate.Refusal refusal = gate.signIn(signInRequest(ORIGIN), type, "wrong");
+                assertEquals(415, refusal.status(), type);
+                assertEquals("unsupported-media-type", refusal.slug());
+            }
+        }
+
+        assertEquals(84, counts.get(OperatorGate.Reason.UNSUPPORTED_MEDIA_TYPE).value());
+        assertNull(gate.check("203.0.113.5", "Bearer " + TOKEN, "GET", "/api/sources"), "no wait imposed");
+        assertNull(gate.signIn(signInRequest(ORIGIN), "Application/JSON; charset=utf-8", TOKEN));
+    }
+
+    @Test
+    void whatCanBeRefusedWithoutTheBodyIsRefusedBeforeItAndTheAllowlistFirst() {
+        OperatorGate gate = gate("10.0.0.0/8");
+
+        assertEquals(403, gate.beforeSignIn(signInRequest(ORIGIN), "application/json").status());
+        assertEquals(OperatorGate.Reason.ADDRESS_NOT_ALLOWED,
+                gate.beforeSignIn(signInRequest(null), "text/plain").reason());
+        OperatorGate.Request allowed = new OperatorGate.Request("10.1.2.3", "POST", OperatorGate.SESSION_PATH, null,
+                List.of(), null, "https://hooks.example", "127.0.0.1:8080", "hooks.example");
+        assertNull(gate.beforeSignIn(allowed, "application/json"), "behind a proxy: X-Forwarded-Host");
+        assertEquals(415, gate.beforeSignIn(allowed, "text/plain").status());
+    }
+
+    @Test
+    void aProxysBasicCredentialsBesideTheCookieAreNoGuessTheCookieDecides() {
+        OperatorGate gate = gate("");
+        ConsoleSessions.Opened opened = sessions.open();
+
+        for (int i = 0; i < 12; i++) {
+            assertNull(gate.check(new OperatorGate.Request("203.0.113.5", "GET", "/api/sources", "Basic b3BzOnB3",
+                    List.of(opened.id()), null, null, "hookstile.example:8080", null)));
+            assertEquals(401, gate.check(new OperatorGate.Request("203.0.113.5", "GET", "/api/sources",
+                    "Basic b3BzOnB3", List.of("ended"), null, null, "hookstile.example:8080", null)).status());
+        }
+
+        assertEquals(12, counts.get(OperatorGate.Reason.INVALID_SESSION).value());
+        assertEquals(0, counts.get(OperatorGate.Reason.WRONG_SCHEME).value());
+        assertNull(gate.check("203.0.113.5", "Bearer " + TOKEN, "GET", "/api/sources"));
+    }
+
+    @Test
+    void aForeignSchemeWithoutACookieIs401CountedButNeverMakesTheOperatorWait() {
+        // A browser attaches a proxy's Basic credentials by itself, also to requests another site's page starts.
+        OperatorGate gate = gate("");
+        for (int i = 0; i < 12; i++) {
+            assertEquals(401, gate.check("203.0.113.5", "Basic b3BzOnB3", "POST", "/api/replays").status());
+        }
+
+        assertEquals(12, counts.get(OperatorGate.Reason.WRONG_SCHEME).value());
+        assertNull(gate.check("203.0.113.5", "Bearer " + TOKEN, "GET", "/api/sources"));
     }
 
     @Test
@@ -326,6 +405,20 @@ class OperatorGateTest {
             assertFalse(record.getMessage().contains(opened.id()), record.getMessage());
             assertFalse(record.getMessage().contains(otherCsrf), record.getMessage());
         }
+    }
+
+    private static final String ORIGIN = "http://hookstile.example:8080";
+
+    /** A sign-in from 203.0.113.5 to hookstile.example:8080 with this {@code Origin}. */
+    private static OperatorGate.Request signInRequest(String origin) {
+        return new OperatorGate.Request("203.0.113.5", "POST", OperatorGate.SESSION_PATH, null, List.of(), null,
+                origin, "hookstile.example:8080", null);
+    }
+
+    /** A sign-in as the console posts it: JSON, from a page of this site. */
+    private static OperatorGate.Refusal signIn(OperatorGate gate, String address, String token) {
+        return gate.signIn(new OperatorGate.Request(address, "POST", OperatorGate.SESSION_PATH, null, List.of(), null,
+                ORIGIN, "hookstile.example:8080", null), "application/json", token);
     }
 
     private static OperatorGate.Request cookie(String id, String method, String csrf, String origin) {
