@@ -131,7 +131,7 @@ class RedeployIT {
     }
 
     @Test
-    void redeployingLeavesNoThreadAndNoClassLoaderBehind() throws Exception {
+    void redeployingLeavesNoThreadOfTheApplicationBehind() throws Exception {
         putToWork();
         Snapshot first = awaitSteady();
         assertTrue(first.loaders() > 0, "no application class loader found in the server's heap: " + first);
