@@ -33,9 +33,22 @@ public final class RequestBody {
 
     private static final BodyBudget UNLIMITED = new BodyBudget(Long.MAX_VALUE);
 
+    /**
+     * One timer thread for every blocking read's deadline, started at the first watchdog armed. The deployment stops
+     * it ({@link #stopWatchdogs}) when it is undeployed: left running, the thread would hold the deployment's classes
+     * in memory for the life of the server.
+     */
     private static final ScheduledThreadPoolExecutor WATCHDOGS = watchdogs();
 
     private RequestBody() {
+    }
+
+    /**
+     * Ends the watchdogs' thread; called once, as the application stops ({@code BodyLimits}). A blocking read still
+     * waiting is interrupted with it, as its connection is about to be closed anyway.
+     */
+    public static void stopWatchdogs() {
+        WATCHDOGS.shutdownNow();
     }
 
     public static void checkDeclaredLength(long declaredLength, int limit) throws RejectedDelivery {

@@ -1,8 +1,12 @@
 package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.ingest.BodyBudget;
+import dev.hookstile.ingest.RequestBody;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -11,7 +15,8 @@ import java.util.logging.Logger;
 /**
  * How large a webhook body may be, how long it may take to arrive, and how many bytes all bodies being received
  * may hold together: read in one place by both readers of a body, the web module's {@code BodyBuffer} and
- * {@link Ingest}'s read.
+ * {@link Ingest}'s read. Created as the application starts and destroyed as it stops, it also ends the blocking
+ * reads' watchdog thread ({@link RequestBody#stopWatchdogs}) with the deployment, whoever read a body.
  */
 @ApplicationScoped
 public class BodyLimits {
@@ -35,6 +40,16 @@ public class BodyLimits {
     long budgetBytes;
 
     private BodyBudget budget;
+
+    /** Created at deployment, so that it is destroyed (and the watchdogs stopped) at undeployment. */
+    void eager(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
+        // Observing the event instantiates the bean.
+    }
+
+    @PreDestroy
+    void stop() {
+        RequestBody.stopWatchdogs();
+    }
 
     @PostConstruct
     void init() {

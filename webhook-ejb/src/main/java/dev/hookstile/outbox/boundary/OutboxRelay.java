@@ -11,6 +11,7 @@ import dev.hookstile.source.Destination;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -99,6 +100,9 @@ public class OutboxRelay {
 
     private DestinationBreakers breakers;
 
+    /** The HTTP client, this singleton's: closed with it, so none of its threads outlives the deployment. */
+    private HttpForwarding forwarding;
+
     /** Where operators read the breakers, past this singleton's lock. */
     @Inject
     Breakers published;
@@ -128,6 +132,7 @@ public class OutboxRelay {
 
     @PostConstruct
     void schedule() {
+        forwarding = new HttpForwarding();
         breakers = new DestinationBreakers(Math.max(1, breakerFailures),
                 Duration.ofSeconds(Math.max(0, breakerOpenSeconds)));
         published.use(breakers);
@@ -136,6 +141,11 @@ public class OutboxRelay {
             return;
         }
         timers.createIntervalTimer(intervalMillis, intervalMillis, new TimerConfig(null, false));
+    }
+
+    @PreDestroy
+    void stop() {
+        forwarding.close();
     }
 
     @Timeout
@@ -227,9 +237,9 @@ public class OutboxRelay {
                     OptionalLong.of(Duration.between(now, open).toSeconds() + 1)));
             return null;
         }
-        return entry.effect() > 0 ? HttpForwarding.sendEffect(entry)
-                : notification ? HttpForwarding.sendNotification(destination, entry, now)
-                : HttpForwarding.send(destination, entry, now);
+        return entry.effect() > 0 ? forwarding.sendEffect(entry)
+                : notification ? forwarding.sendNotification(destination, entry, now)
+                : forwarding.send(destination, entry, now);
     }
 
     /** The notifications' endpoint if it is still this URL. */

@@ -17,14 +17,21 @@ import java.util.Base64;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One forwarding request: the event's original body, POSTed with {@code Idempotency-Key: <source>:<eventId>} (stable
  * across retries, so the destination can drop a repeat) and signed the Standard Webhooks way ({@code webhook-id},
  * {@code webhook-timestamp}, {@code webhook-signature}), plus {@code X-Hookstile-Source} and
- * {@code X-Hookstile-Event-Type}. Keep-alive connections from one shared client; a timeout on everything.
+ * {@code X-Hookstile-Event-Type}. Keep-alive connections from one client; a timeout on everything.
+ *
+ * <p>The client and its threads belong to the application: its owner ({@code OutboxRelay}) closes it when the
+ * application stops. Left to a static, the client's threads outlived an undeploy and held the deployment's classes
+ * in memory for the life of the server.
  */
-public final class HttpForwarding {
+public final class HttpForwarding implements AutoCloseable {
 
     /** What became of one request. */
     public sealed interface Result {
@@ -50,16 +57,43 @@ public final class HttpForwarding {
     }
 
     static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private static final HttpClient CLIENT = HttpClient.newBuilder()
-            .connectTimeout(TIMEOUT)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
 
-    private HttpForwarding() {
+    /**
+     * The client's own threads, as the JDK's default (a cached pool of daemon threads, each started by whichever
+     * thread needs it and inheriting its priority), but ended by {@link #close}.
+     */
+    private final ExecutorService threads;
+    /** Dropped by {@link #close}: see there. */
+    private volatile HttpClient client;
+
+    public HttpForwarding() {
+        var numbers = new AtomicInteger();
+        threads = Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, "hookstile-forwarding-" + numbers.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        client = HttpClient.newBuilder()
+                .connectTimeout(TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(threads)
+                .build();
+    }
+
+    /**
+     * Ends the client's threads; requests still in flight fail. On Java 17 the client has no close of its own: its
+     * selector thread ends by itself once nothing references the client any more, so the reference is dropped here
+     * too (Payara Server keeps an undeployed singleton reachable from a pooled thread for a while, and with it this
+     * object), and none is kept in a static.
+     */
+    @Override
+    public void close() {
+        client = null;
+        threads.shutdownNow();
     }
 
     /** Forwards the event; never throws: an entry no request can be made of is {@link Unsendable}. */
-    public static CompletableFuture<Result> send(Destination destination, OutboxEntries.Due entry, Instant now) {
+    public CompletableFuture<Result> send(Destination destination, OutboxEntries.Due entry, Instant now) {
         HttpRequest request;
         try {
             String id = entry.source() + ":" + entry.eventId();
@@ -87,7 +121,7 @@ public final class HttpForwarding {
      * notification's id as {@code webhook-id}, the same on every retry, so the endpoint can drop a repeat. Never
      * throws, as {@link #send}.
      */
-    public static CompletableFuture<Result> sendNotification(Destination endpoint, OutboxEntries.Due entry,
+    public CompletableFuture<Result> sendNotification(Destination endpoint, OutboxEntries.Due entry,
                                                              Instant now) {
         HttpRequest request;
         try {
@@ -112,7 +146,7 @@ public final class HttpForwarding {
      * {@code Idempotency-Key: <source>:<eventId>:effect-<n>}, the same on every retry. Never throws, as
      * {@link #send}.
      */
-    public static CompletableFuture<Result> sendEffect(OutboxEntries.Due entry) {
+    public CompletableFuture<Result> sendEffect(OutboxEntries.Due entry) {
         HttpRequest request;
         try {
             request = HttpRequest.newBuilder(URI.create(entry.destination()))
@@ -146,10 +180,15 @@ public final class HttpForwarding {
     }
 
     /** The request on its way; its result, never an exception: a failure to get an answer is transient. */
-    private static CompletableFuture<Result> exchange(HttpRequest request) {
+    private CompletableFuture<Result> exchange(HttpRequest request) {
+        HttpClient current = client;
+        if (current == null) {
+            return CompletableFuture.completedFuture(new Transient("the application is stopping",
+                    OptionalLong.empty()));
+        }
         CompletableFuture<HttpResponse<Void>> exchange;
         try {
-            exchange = CLIENT.sendAsync(request, HttpResponse.BodyHandlers.discarding());
+            exchange = current.sendAsync(request, HttpResponse.BodyHandlers.discarding());
         } catch (IllegalArgumentException e) {
             return unsendable(e);
         }

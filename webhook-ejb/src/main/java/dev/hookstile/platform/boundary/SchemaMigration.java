@@ -1,6 +1,9 @@
 package dev.hookstile.platform.boundary;
 
+import com.fasterxml.jackson.databind.type.TypeFactory;
+import dev.hookstile.platform.control.ConfiguredDataSource;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -71,7 +74,20 @@ public class SchemaMigration {
             LOG.log(Level.SEVERE, "Schema migration failed; events are still accepted and will be processed once "
                     + "the database is reachable. Retrying in " + RETRY_MILLIS / 1000 + " s", e);
             timers.createSingleActionTimer(RETRY_MILLIS, new TimerConfig(null, false));
+        } finally {
+            // Flyway reads its configuration through Jackson, and the Jackson it finds may be the server's (Payara
+            // exports its own to applications): that one's shared type cache then keeps Flyway's classes, and with
+            // them this deployment's class loader, after an undeploy. It is only a cache.
+            TypeFactory.defaultInstance().clearCache();
+            // Flyway may have loaded a driver class, which registers it in DriverManager (ConfiguredDataSource).
+            ConfiguredDataSource.deregisterOwnDrivers();
         }
+    }
+
+    /** A driver loaded since (a driver class loaded late) is taken out of DriverManager before the undeploy. */
+    @PreDestroy
+    void stop() {
+        ConfiguredDataSource.deregisterOwnDrivers();
     }
 
     /** The migrations' placeholders: the conditions of partial indexes on PostgreSQL, nothing on H2. */

@@ -1,14 +1,21 @@
 package dev.hookstile.platform.control;
 
+import dev.hookstile.api.TransientFailure;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.Driver;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.Properties;
 import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -56,13 +63,45 @@ public class ConfiguredDataSource implements DataSource {
         return DatabaseSettings.from(config).embedded();
     }
 
+    /**
+     * The driver that accepts the URL, used directly, never through {@link DriverManager}. Loading a driver registers
+     * it there, and that JDK class would hold it, its class loader and with it every library of the deployment after
+     * an undeploy (one more copy per redeploy, for the life of the server): the application's own drivers are taken
+     * out of it again at once ({@link #deregisterOwnDrivers}, again after Flyway and at undeployment). A driver of the
+     * server's own (Payara's H2) stays.
+     */
     private static Driver driverFor(String url, ClassLoader loader) throws SQLException {
+        Driver found = null;
         for (Driver driver : ServiceLoader.load(Driver.class, loader)) {
-            if (driver.acceptsURL(url)) {
-                return driver;
+            if (found == null && driver.acceptsURL(url)) {
+                found = driver;
             }
         }
-        throw new SQLException("No JDBC driver on the class path accepts " + url.split("[?;]")[0]);
+        deregisterOwnDrivers();
+        if (found == null) {
+            throw new SQLException("No JDBC driver on the class path accepts " + url.split("[?;]")[0]);
+        }
+        return found;
+    }
+
+    /**
+     * Takes the drivers loaded by the application's class loaders (this class's, and its libraries', webhook-api's)
+     * out of {@link DriverManager}. DriverManager shows a caller only the drivers its class loader can load, so this
+     * must run while the application's loaders still work, not after the undeploy.
+     */
+    public static void deregisterOwnDrivers() {
+        Set<ClassLoader> application = new HashSet<>(Arrays.asList(ConfiguredDataSource.class.getClassLoader(),
+                TransientFailure.class.getClassLoader()));
+        for (Driver driver : Collections.list(DriverManager.getDrivers())) {
+            if (application.contains(driver.getClass().getClassLoader())) {
+                try {
+                    DriverManager.deregisterDriver(driver);
+                } catch (SQLException | SecurityException e) {
+                    LOG.log(Level.WARNING, e, () -> "Could not take the JDBC driver " + driver.getClass().getName()
+                            + " out of DriverManager; it holds this deployment's classes until the server restarts");
+                }
+            }
+        }
     }
 
     @Override

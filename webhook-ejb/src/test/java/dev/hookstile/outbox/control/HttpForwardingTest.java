@@ -1,21 +1,72 @@
 package dev.hookstile.outbox.control;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.hookstile.source.Destination;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 class HttpForwardingTest {
+
+    private final HttpForwarding forwarding = new HttpForwarding();
+
+    @AfterEach
+    void close() {
+        forwarding.close();
+    }
+
+    /** A client's threads outliving its application would hold the deployment's classes for the server's life. */
+    @Test
+    void closingEndsTheThreadsTheClientStarted() throws Exception {
+        HttpServer destination = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        destination.createContext("/hooks", exchange -> {
+            try (exchange) {
+                exchange.getRequestBody().readAllBytes();
+                exchange.sendResponseHeaders(204, -1);
+            }
+        });
+        destination.start();
+        Set<Thread> before = forwardingThreads();
+        try {
+            var entry = new OutboxEntries.Due(1, "shop", "order-1", "http://127.0.0.1:"
+                    + destination.getAddress().getPort() + "/hooks", 0, "orders/paid", new byte[]{'{', '}'}, 1,
+                    "application/json");
+            assertInstanceOf(HttpForwarding.Delivered.class, forwarding.sendEffect(entry).join());
+        } finally {
+            destination.stop(0);
+        }
+        Set<Thread> started = new HashSet<>(forwardingThreads());
+        started.removeAll(before);
+        assertFalse(started.isEmpty(), "the client ran the exchange on threads of its own");
+
+        forwarding.close();
+
+        for (Thread thread : started) {
+            thread.join(10_000);
+            assertFalse(thread.isAlive(), thread.getName() + " still runs after close");
+        }
+    }
+
+    private static Set<Thread> forwardingThreads() {
+        Set<Thread> threads = new HashSet<>(Thread.getAllStackTraces().keySet());
+        threads.removeIf(thread -> !thread.getName().startsWith("hookstile-forwarding-"));
+        return threads;
+    }
 
     @Test
     void twoHundredsAreDelivered() {
@@ -56,14 +107,14 @@ class HttpForwardingTest {
         var lineBreakInTheType = effect("order-1", "application/json\r\nX-Injected: 1");
 
         for (var entry : List.of(euroInTheId, lineBreakInTheType)) {
-            var result = HttpForwarding.sendEffect(entry).join();
+            var result = forwarding.sendEffect(entry).join();
 
             var unsendable = assertInstanceOf(HttpForwarding.Unsendable.class, result, entry.eventId());
             assertFalse(unsendable.reason().contains("\r") || unsendable.reason().contains("\n"), unsendable.reason());
         }
         var forwarded = new OutboxEntries.Due(1, "shop", "order-\u20ac-1", "http://127.0.0.1:9/hooks", 0,
                 "orders/paid", new byte[0], 0, null);
-        assertInstanceOf(HttpForwarding.Unsendable.class, HttpForwarding.send(destination(SECRET), forwarded,
+        assertInstanceOf(HttpForwarding.Unsendable.class, forwarding.send(destination(SECRET), forwarded,
                 Instant.now()).join());
     }
 
@@ -72,7 +123,7 @@ class HttpForwardingTest {
         var entry = new OutboxEntries.Due(1, "shop", "order-1", "http://127.0.0.1:9/hooks", 0, "orders/paid",
                 new byte[0], 0, null);
 
-        var result = HttpForwarding.send(destination(new byte[0]), entry, Instant.now()).join();
+        var result = forwarding.send(destination(new byte[0]), entry, Instant.now()).join();
 
         assertInstanceOf(HttpForwarding.Unsendable.class, result);
     }
@@ -82,7 +133,7 @@ class HttpForwardingTest {
         var entry = new OutboxEntries.Due(1, "shop", "order-1", "ftp://127.0.0.1/x", 0, "orders/paid",
                 new byte[0], 1, "application/json");
 
-        assertInstanceOf(HttpForwarding.Unsendable.class, HttpForwarding.sendEffect(entry).join());
+        assertInstanceOf(HttpForwarding.Unsendable.class, forwarding.sendEffect(entry).join());
     }
 
     /** The client's message quotes the URL it refused: what is kept of it (the operator API shows it) has no path. */

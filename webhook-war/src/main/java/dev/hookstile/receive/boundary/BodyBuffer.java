@@ -80,9 +80,11 @@ public class BodyBuffer extends HttpFilter {
     /**
      * The body deadline, kept here rather than as the AsyncContext's timeout: that timer is not reliably disarmed by
      * the dispatch, and when it fired later the container completed whatever request the connection then carried
-     * (about one keep-alive request in fifty lost its answer in the integration tests).
+     * (about one keep-alive request in fifty lost its answer in the integration tests). The filter's own, started
+     * with it and stopped when the container takes it out of service: a timer thread left running after an undeploy
+     * would hold the whole deployment's classes in memory for the life of the server.
      */
-    private static final ScheduledThreadPoolExecutor DEADLINES = deadlines();
+    private ScheduledThreadPoolExecutor deadlines;
 
     /**
      * Request threads that may wait for a body at once (the request pool, shared with {@code /api} and
@@ -115,6 +117,17 @@ public class BodyBuffer extends HttpFilter {
                 Rejection.PAYLOAD_TOO_LARGE, Rejection.INVALID_PAYLOAD}) {
             operatorRefused.put(reason, family.labels(reason.slug()));
         }
+    }
+
+    @Override
+    public void init() {
+        deadlines = deadlines();
+    }
+
+    @Override
+    public void destroy() {
+        // Bodies still arriving are cut off with the deployment; their connections go with it.
+        deadlines.shutdownNow();
     }
 
     @Override
@@ -241,7 +254,7 @@ public class BodyBuffer extends HttpFilter {
         var collector = new Collector(request, async, declared, arrived);
         async.addListener(collector);
         request.setAttribute(COLLECTOR, collector);
-        collector.deadline = DEADLINES.schedule(collector::expire, limits.timeoutSeconds(), TimeUnit.SECONDS);
+        collector.deadline = deadlines.schedule(collector::expire, limits.timeoutSeconds(), TimeUnit.SECONDS);
         ServletInputStream in = request.getInputStream();
         in.setReadListener(collector);
     }
