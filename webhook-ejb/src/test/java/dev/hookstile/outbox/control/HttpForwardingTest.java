@@ -142,7 +142,7 @@ class HttpForwardingTest {
         var entry = new OutboxEntries.Due(1, "shop", "order-1", "http://hooks.example.com:81/in/s3cret token", 0,
                 "orders/paid", new byte[0], 1, "application/json");
 
-        var unsendable = assertInstanceOf(HttpForwarding.Unsendable.class, HttpForwarding.sendEffect(entry).join());
+        var unsendable = assertInstanceOf(HttpForwarding.Unsendable.class, forwarding.sendEffect(entry).join());
 
         assertFalse(unsendable.reason().contains("s3cret"), unsendable.reason());
     }

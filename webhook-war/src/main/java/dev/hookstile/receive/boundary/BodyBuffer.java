@@ -117,10 +117,6 @@ public class BodyBuffer extends HttpFilter {
                 Rejection.PAYLOAD_TOO_LARGE, Rejection.INVALID_PAYLOAD}) {
             operatorRefused.put(reason, family.labels(reason.slug()));
         }
-    }
-
-    @Override
-    public void init() {
         deadlines = deadlines();
     }
 
