@@ -48,10 +48,19 @@ class ReplayCrashFaultIT {
             awaitAll(ledger, prefix, "completed");
 
             for (int kill = 1; kill <= KILLS; kill++) {
-                HttpResponse<String> job = webhooks.send(webhooks.operator("api/replays")
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"source\":\"it\",\"status\":\"completed\",\"type\":\""
-                                + type + "\",\"requestId\":\"" + prefix + kill + "\"}")));
+                String request = "{\"source\":\"it\",\"status\":\"completed\",\"type\":\"" + type
+                        + "\",\"requestId\":\"" + prefix + kill + "\"}";
+                // The job the last kill cut off holds the one slot until its heartbeat has been silent for a minute
+                // (ReplayJobs.ABANDONED): only then is it known to have lost its instance.
+                long patience = System.nanoTime() + Duration.ofSeconds(150).toNanos();
+                HttpResponse<String> job;
+                do {
+                    job = webhooks.send(webhooks.operator("api/replays").header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(request)));
+                    if (job.statusCode() == 409) {
+                        Webhooks.sleep(Duration.ofSeconds(2));
+                    }
+                } while (job.statusCode() == 409 && System.nanoTime() < patience);
                 assertEquals(202, job.statusCode(), job.body());
                 Webhooks.sleep(Duration.ofMillis(300 + random.nextInt(1_500)));
                 server.kill();
