@@ -15,20 +15,15 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -46,7 +41,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
@@ -371,37 +365,15 @@ class PayaraServerIT {
     }
 
     private static void asadmin(String... arguments) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(PAYARA_HOME.resolve("bin/asadmin").toString()));
-        command.addAll(List.of(arguments));
-        run(environment, command.toArray(String[]::new));
+        DomainCommands.asadmin(PAYARA_HOME, environment, arguments);
     }
 
     private static void asadminIgnoringFailure(String... arguments) {
-        try {
-            asadmin(arguments);
-        } catch (Exception | AssertionError e) {
-            // Nothing to stop or delete.
-        }
+        DomainCommands.asadminIgnoringFailure(PAYARA_HOME, environment, arguments);
     }
 
-    /** Runs a command with the given environment added, its output in the test's log; fails unless it exits 0. */
     private static void run(Map<String, String> env, String... command) throws IOException, InterruptedException {
-        var builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().putAll(env);
-        builder.environment().put("AS_JAVA", System.getProperty("java.home"));
-        Process process = builder.start();
-        String output;
-        try (InputStream out = process.getInputStream()) {
-            output = new String(out.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        if (!process.waitFor(5, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-            fail(String.join(" ", command) + " did not finish within 5 minutes:\n" + output);
-        }
-        System.out.println("$ " + String.join(" ", command) + "\n" + output);
-        if (process.exitValue() != 0) {
-            fail(String.join(" ", command) + " exited " + process.exitValue() + ":\n" + output);
-        }
+        DomainCommands.run(env, command);
     }
 
     // --- the senders and the operator -------------------------------------------------------------------------
@@ -459,13 +431,7 @@ class PayaraServerIT {
     }
 
     private static byte[] hmac(String secret, String data) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return DomainCommands.hmacSha256(secret, data);
     }
 
     private static JsonObject json(String text) {
@@ -484,13 +450,6 @@ class PayaraServerIT {
     }
 
     private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                Files.delete(path);
-            }
-        }
+        DomainCommands.deleteRecursively(dir);
     }
 }
