@@ -22,7 +22,7 @@ import java.util.logging.StreamHandler;
  * ({@code JdbcRuntimeExtension, getAllSystemRAResourcesAndPools = ...}), which broke the stream of JSON lines.
  *
  * <p>Its level is {@code dev.hookstile.logging.JsonConsoleHandler.level} in the logging properties ({@code ALL}
- * when unset: the loggers' own levels decide).
+ * when unset: the loggers' own levels decide), its filter {@code .filter}.
  */
 public class JsonConsoleHandler extends StreamHandler {
 
@@ -44,6 +44,16 @@ public class JsonConsoleHandler extends StreamHandler {
         }
         String level = LogManager.getLogManager().getProperty(JsonConsoleHandler.class.getName() + ".level");
         setLevel(level == null ? Level.ALL : Level.parse(level.trim()));
+        // As java.util.logging.ConsoleHandler reads its own: the quiet console's ConsoleFilter, for one.
+        String filter = LogManager.getLogManager().getProperty(JsonConsoleHandler.class.getName() + ".filter");
+        if (filter != null && !filter.isBlank()) {
+            try {
+                setFilter((java.util.logging.Filter) ClassLoader.getSystemClassLoader().loadClass(filter.trim())
+                        .getDeclaredConstructor().newInstance());
+            } catch (ReflectiveOperationException | ClassCastException e) {
+                throw new IllegalStateException("the console's filter " + filter + " cannot be used", e);
+            }
+        }
     }
 
     @Override

@@ -104,6 +104,9 @@ public final class ServerProcess implements AutoCloseable {
         env.put("HOOKSTILE_WAR", war.toString());
         env.remove("HOOKSTILE_BROKER_URL");
         env.remove("HOOKSTILE_DB_URL");
+        // Every line on the console, as the log file has it: the tests read the server's output, and a failure's
+        // report shows it whole. A test of the quiet start sets its own level.
+        env.put("HOOKSTILE_LOG_LEVEL", "info");
         env.putAll(environment);
         try {
             process = builder.start();

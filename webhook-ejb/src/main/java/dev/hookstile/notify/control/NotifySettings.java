@@ -4,6 +4,7 @@ import dev.hookstile.notify.control.NotifyConfigurationException;
 
 import dev.hookstile.notify.control.NoticeBody;
 import dev.hookstile.platform.Redacted;
+import dev.hookstile.settings.SettingsCheck;
 import dev.hookstile.source.Destination;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,7 +28,7 @@ import java.util.Optional;
  * off. The secret is never logged, nor in {@link #toString}.
  */
 @ApplicationScoped
-public class NotifySettings {
+public class NotifySettings implements SettingsCheck {
 
     static final String URL = "hookstile.notify.url";
     static final String SECRET = "hookstile.notify.secret";
@@ -70,6 +71,16 @@ public class NotifySettings {
         load();
     }
 
+    @Override
+    public List<String> problems(Config settings) {
+        try {
+            new NotifySettings(settings);
+            return List.of();
+        } catch (NotifyConfigurationException e) {
+            return List.of(e.getMessage());
+        }
+    }
+
     @PostConstruct
     void load() {
         Optional<String> url = text(URL);
@@ -79,15 +90,15 @@ public class NotifySettings {
             try {
                 uri = Destination.url(url.get());
             } catch (IllegalArgumentException e) {
-                throw new NotifyConfigurationException(env(URL) + " " + e.getMessage());
+                throw new NotifyConfigurationException(SettingsCheck.setting(URL) + ": " + e.getMessage());
             }
             byte[] key;
             try {
-                key = Destination.secretKey(secret.orElseThrow(() -> new NotifyConfigurationException(env(SECRET)
-                        + " is required with " + env(URL) + " (whsec_...): notifications are always signed")));
+                key = Destination.secretKey(secret.orElseThrow(() -> new NotifyConfigurationException(SettingsCheck.setting(SECRET)
+                        + ": is required with " + env(URL) + " (whsec_...): notifications are always signed")));
             } catch (IllegalArgumentException e) {
                 // Both names: the setting may be an environment variable or a property (the EAR's system properties).
-                throw new NotifyConfigurationException(env(SECRET) + " (" + SECRET + ") " + e.getMessage());
+                throw new NotifyConfigurationException(SettingsCheck.setting(SECRET) + ": " + e.getMessage());
             }
             endpoint = new Destination(uri, key, List.of());
         }
@@ -95,7 +106,7 @@ public class NotifySettings {
         format = switch (formatName) {
             case "json" -> NoticeBody.Format.JSON;
             case "slack" -> NoticeBody.Format.SLACK;
-            default -> throw new NotifyConfigurationException(env(FORMAT) + " must be json or slack, not '"
+            default -> throw new NotifyConfigurationException(SettingsCheck.setting(FORMAT) + ": must be json or slack, not '"
                     + formatName.replaceAll("[^\\p{Graph}]", "?") + "'");
         };
         group = Duration.ofSeconds(seconds(GROUP, DEFAULT_GROUP_SECONDS, 1, MAX_GROUP_SECONDS));
@@ -112,7 +123,7 @@ public class NotifySettings {
                 console = base.endsWith("/") ? base : base + "/";
                 consoleConfigured = true;
             } catch (IllegalArgumentException e) {
-                throw new NotifyConfigurationException(env(CONSOLE) + " " + e.getMessage());
+                throw new NotifyConfigurationException(SettingsCheck.setting(CONSOLE) + ": " + e.getMessage());
             }
         }
     }
@@ -130,10 +141,10 @@ public class NotifySettings {
         try {
             seconds = Long.parseLong(value.get());
         } catch (NumberFormatException e) {
-            throw new NotifyConfigurationException(env(property) + " must be a whole number of seconds");
+            throw new NotifyConfigurationException(SettingsCheck.setting(property) + ": must be a whole number of seconds");
         }
         if (seconds < min || seconds > max) {
-            throw new NotifyConfigurationException(env(property) + " must be between " + min + " and " + max);
+            throw new NotifyConfigurationException(SettingsCheck.setting(property) + ": must be between " + min + " and " + max);
         }
         return seconds;
     }

@@ -10,7 +10,7 @@ import dev.hookstile.source.BackOfficeDestination;
 
 import dev.hookstile.source.InvalidSetting;
 import dev.hookstile.source.Provider;
-import dev.hookstile.source.boundary.Providers;
+import dev.hookstile.settings.SettingsCheck;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -56,7 +56,7 @@ import java.util.regex.Pattern;
  * many small checks that belong together.
  */
 @ApplicationScoped
-public class Sources {
+public class Sources implements SettingsCheck {
 
     static final String PREFIX = "hookstile.sources";
     static final Duration DEFAULT_TOLERANCE = Provider.DEFAULT_TOLERANCE;
@@ -77,6 +77,9 @@ public class Sources {
     private int defaultRetries = Source.DEFAULT_RETRIES;
     private long defaultRetentionDays = Source.DEFAULT_RETENTION.toDays();
 
+    /** Whether what {@link #load} finds is logged: not when the sources are only checked ({@link #problems}). */
+    private boolean reporting = true;
+
     public Sources() {
     }
 
@@ -86,24 +89,57 @@ public class Sources {
         load();
     }
 
+    /** Every problem of the sources' settings, without logging what a start would log. */
+    @Override
+    public List<String> problems(Config settings) {
+        var check = new Sources();
+        check.config = settings;
+        check.reporting = false;
+        try {
+            check.load();
+            return List.of();
+        } catch (SourceConfigurationException e) {
+            return e.problems();
+        }
+    }
+
+    private void warn(java.util.function.Supplier<String> message) {
+        if (reporting) {
+            LOG.warning(message);
+        }
+    }
+
+    private void info(java.util.function.Supplier<String> message) {
+        if (reporting) {
+            LOG.info(message);
+        }
+    }
+
     @PostConstruct
     void load() {
-        defaultMaxAttempts = config.getOptionalValue("hookstile.processing.max-attempts", Integer.class)
-                .orElse(Source.DEFAULT_MAX_ATTEMPTS);
-        if (defaultMaxAttempts < 1) {
-            throw new SourceConfigurationException("HOOKSTILE_PROCESSING_MAX_ATTEMPTS must be at least 1");
-        }
-        defaultRetries = config.getOptionalValue("hookstile.processing.retries", Integer.class)
-                .orElse(Source.DEFAULT_RETRIES);
-        if (defaultRetries < 0 || defaultRetries > Source.MAX_RETRIES) {
-            throw new SourceConfigurationException("HOOKSTILE_PROCESSING_RETRIES must be between 0 and "
-                    + Source.MAX_RETRIES);
-        }
-        defaultRetentionDays = config.getOptionalValue("hookstile.retention.days", Long.class)
-                .orElse(Source.DEFAULT_RETENTION.toDays());
-        if (defaultRetentionDays < 0) {
-            throw new SourceConfigurationException("HOOKSTILE_RETENTION_DAYS must not be negative (0 keeps every event)");
-        }
+        var problems = new ArrayList<String>();
+        defaultMaxAttempts = checked(problems, Source.DEFAULT_MAX_ATTEMPTS, () -> {
+            int attempts = number("hookstile.processing.max-attempts", Integer.class).orElse(Source.DEFAULT_MAX_ATTEMPTS);
+            if (attempts < 1) {
+                throw problem("hookstile.processing.max-attempts", "must be at least 1, not " + attempts);
+            }
+            return attempts;
+        });
+        defaultRetries = checked(problems, Source.DEFAULT_RETRIES, () -> {
+            int retries = number("hookstile.processing.retries", Integer.class).orElse(Source.DEFAULT_RETRIES);
+            if (retries < 0 || retries > Source.MAX_RETRIES) {
+                throw problem("hookstile.processing.retries", "must be between 0 and " + Source.MAX_RETRIES
+                        + ", not " + retries);
+            }
+            return retries;
+        });
+        defaultRetentionDays = checked(problems, Source.DEFAULT_RETENTION.toDays(), () -> {
+            long days = number("hookstile.retention.days", Long.class).orElse(Source.DEFAULT_RETENTION.toDays());
+            if (days < 0) {
+                throw problem("hookstile.retention.days", "must not be negative (0 keeps every event), not " + days);
+            }
+            return days;
+        });
         var names = config.getOptionalValue(PREFIX, String[].class).map(Arrays::asList).orElse(List.of());
         var loaded = new LinkedHashMap<String, Source>();
         for (String raw : names) {
@@ -112,26 +148,74 @@ public class Sources {
                 continue;
             }
             if (!NAME.matcher(name).matches()) {
-                throw new SourceConfigurationException("source name '" + raw
+                problems.add(setting(PREFIX) + ": the source name '" + printable(raw)
                         + "' is invalid: use lower-case letters, digits and '-', at most 63 characters");
+                continue;
             }
-            loaded.put(name, read(name));
+            checked(problems, null, () -> loaded.put(name, read(name)));
+        }
+        if (!problems.isEmpty()) {
+            throw new SourceConfigurationException(problems);
         }
         byName = Map.copyOf(loaded);
         inConfiguredOrder = List.copyOf(loaded.values());
-        LOG.info(() -> "Hookstile sources: " + (loaded.isEmpty()
+        info(() -> "Hookstile sources: " + (loaded.isEmpty()
                 ? "none configured (set HOOKSTILE_SOURCES); every delivery will be answered 404"
                 : loaded.values().toString()));
     }
 
+    /** The value {@code read} gives, or {@code fallback} with its problem added to {@code problems}. */
+    private static <T> T checked(List<String> problems, T fallback, java.util.function.Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (SourceConfigurationException e) {
+            problems.addAll(e.problems());
+            return fallback;
+        }
+    }
+
+    /**
+     * A number setting: a value that is not one is a problem naming the setting, not MicroProfile Config's
+     * conversion error, which names neither the variable nor what would be valid.
+     */
+    private <T extends Number> Optional<T> number(String property, Class<T> type) {
+        Optional<String> text = config.getOptionalValue(property, String.class).map(String::trim)
+                .filter(v -> !v.isEmpty());
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(type.cast(type == Integer.class ? (Object) Integer.valueOf(text.get())
+                    : (Object) Long.valueOf(text.get())));
+        } catch (NumberFormatException e) {
+            throw problem(property, "'" + printable(text.get()) + "' is not a whole number");
+        }
+    }
+
+    /** How every problem starts: the environment variable and the property, as either may have been set. */
+    static String setting(String property) {
+        return SettingsCheck.setting(property);
+    }
+
+    private static SourceConfigurationException problem(String property, String text) {
+        return new SourceConfigurationException(setting(property) + ": " + text);
+    }
+
+    /** An operator's value quoted in a problem: bounded, and without control characters that could forge lines. */
+    private static String printable(String value) {
+        String visible = value.replaceAll("\\p{Cntrl}", "?");
+        return visible.length() > 64 ? visible.substring(0, 64) + "..." : visible;
+    }
+
     private Source read(String name) {
         String key = PREFIX + "." + name + ".";
-        String providerName = config.getOptionalValue(key + "provider", String.class)
-                .orElseThrow(() -> new SourceConfigurationException("source '" + name + "' has no provider: set "
-                        + envName(key + "provider")));
-        Provider provider = Providers.byName(providerName.trim().toLowerCase(Locale.ROOT))
-                .orElseThrow(() -> new SourceConfigurationException("source '" + name + "' names provider '"
-                        + providerName + "', which is not one of " + Providers.names()));
+        String providerName = config.getOptionalValue(key + "provider", String.class).map(String::trim)
+                .filter(p -> !p.isEmpty())
+                .orElseThrow(() -> problem(key + "provider", "source '" + name + "' has no provider: set one of "
+                        + String.join(", ", Providers.names())));
+        Provider provider = Providers.byName(providerName.toLowerCase(Locale.ROOT))
+                .orElseThrow(() -> problem(key + "provider", "unknown provider '" + printable(providerName) + "' ("
+                        + String.join(", ", Providers.names()) + ")"));
         // _SECRETS: comma-separated, "\," a comma inside a secret (MicroProfile Config's list syntax);
         // _SECRETS_FILE: one secret per line, a comma is part of the secret.
         List<String> secretTexts = new ArrayList<>();
@@ -153,8 +237,8 @@ public class Sources {
                     secrets.add(provider.decodeSecret(trimmed));
                 } catch (IllegalArgumentException e) {
                     boolean split = origins.get(i).endsWith("_SECRETS") && origins.lastIndexOf(origins.get(i)) > 0;
-                    throw new SourceConfigurationException("source '" + name + "': a secret is not valid for provider "
-                            + provider.name() + ": " + e.getMessage() + (split ? " (a comma separates secrets in "
+                    throw new SourceConfigurationException(origins.get(i) + " (" + propertyOf(origins.get(i), key)
+                            + "): a secret is not valid for provider " + provider.name() + ": " + e.getMessage() + (split ? " (a comma separates secrets in "
                             + origins.get(i) + "; write one inside a secret as \\, or use "
                             + envName(key + "secrets-file") + ", one secret per line)" : ""));
                 }
@@ -162,13 +246,13 @@ public class Sources {
             }
         }
         if (secrets.isEmpty()) {
-            throw new SourceConfigurationException("source '" + name + "' has no secret: set "
-                    + envName(key + "secrets") + " or " + envName(key + "secrets-file"));
+            throw problem(key + "secrets", "source '" + name + "' has no secret: set it, or "
+                    + setting(key + "secrets-file") + " (a file with one secret per line)");
         }
-        long toleranceSeconds = config.getOptionalValue(key + "tolerance-seconds", Long.class)
+        long toleranceSeconds = number(key + "tolerance-seconds", Long.class)
                 .orElse(provider.defaultTolerance().toSeconds());
         if (toleranceSeconds <= 0) {
-            throw new SourceConfigurationException("source '" + name + "': tolerance-seconds must be positive");
+            throw problem(key + "tolerance-seconds", "must be a positive number of seconds, not " + toleranceSeconds);
         }
         Map<String, String> settings = new HashMap<>();
         for (String setting : provider.settingNames()) {
@@ -177,25 +261,22 @@ public class Sources {
         try {
             provider.checkSettings(Map.copyOf(settings));
         } catch (InvalidSetting e) {
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + e.setting()) + " " + e.problem());
+            throw problem(key + e.setting(), e.problem());
         }
-        int maxAttempts = config.getOptionalValue(key + "max-attempts", Integer.class).orElse(defaultMaxAttempts);
+        int maxAttempts = number(key + "max-attempts", Integer.class).orElse(defaultMaxAttempts);
         if (maxAttempts < 1) {
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "max-attempts")
-                    + " must be at least 1");
+            throw problem(key + "max-attempts", "must be at least 1, not " + maxAttempts);
         }
-        int retries = config.getOptionalValue(key + "retries", Integer.class).orElse(defaultRetries);
+        int retries = number(key + "retries", Integer.class).orElse(defaultRetries);
         if (retries < 0 || retries > Source.MAX_RETRIES) {
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "retries")
-                    + " must be between 0 and " + Source.MAX_RETRIES);
+            throw problem(key + "retries", "must be between 0 and " + Source.MAX_RETRIES + ", not " + retries);
         }
         Duration bodyWindow = bodyDedupWindow(name, key, provider, Map.copyOf(settings));
         long bodyWindowSeconds = bodyWindow.toSeconds();
         if (bodyWindowSeconds > 0 && provider.deliversBatches()) {
             // Every event of a batch shares the body: all but the first would be ignored. Such providers sign the
             // ids inside the body, which is what the option stands in for.
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "body-dedup-window-seconds")
-                    + " cannot be used with provider " + provider.name() + ", whose deliveries carry several events"
+            throw problem(key + "body-dedup-window-seconds", "cannot be used with provider " + provider.name() + ", whose deliveries carry several events"
                     + " in one body (their ids are signed)");
         }
         return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts,
@@ -211,17 +292,17 @@ public class Sources {
      */
     private Duration bodyDedupWindow(String name, String key, Provider provider, Map<String, String> settings) {
         Duration safe = provider.defaultBodyDedupWindow(settings);
-        Optional<Long> configured = config.getOptionalValue(key + "body-dedup-window-seconds", Long.class);
+        Optional<Long> configured = number(key + "body-dedup-window-seconds", Long.class);
         if (configured.isEmpty()) {
             return safe;
         }
         long seconds = configured.get();
         String variable = envName(key + "body-dedup-window-seconds");
         if (seconds < 0) {
-            throw new SourceConfigurationException("source '" + name + "': " + variable + " must not be negative");
+            throw problem(key + "body-dedup-window-seconds", "must not be negative, not " + seconds);
         }
         if (seconds < safe.toSeconds()) {
-            LOG.warning(() -> "source '" + name + "': " + variable + "=" + seconds + (seconds == 0
+            warn(() -> "source '" + name + "': " + variable + "=" + seconds + (seconds == 0
                     ? " turns body deduplication off" : " is shorter than " + safe.toSeconds() + " s, "
                     + provider.name() + "'s retry window") + ". The event id or type of " + provider.name()
                     + " is outside its signature: a captured delivery sent again under a fresh id or another type"
@@ -238,8 +319,7 @@ public class Sources {
             return null;
         }
         if (!pointer.get().startsWith("/")) {
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "order-key")
-                    + " must be a JSON pointer into the body, starting with '/' (e.g. /data/object/customer)");
+            throw problem(key + "order-key", "must be a JSON pointer into the body, starting with '/' (e.g. /data/object/customer)");
         }
         return pointer.get();
     }
@@ -249,14 +329,13 @@ public class Sources {
      * still deliver it again would be processed again. Zero keeps every event.
      */
     private Duration retention(String name, String key, Provider provider) {
-        long days = config.getOptionalValue(key + "retention-days", Long.class).orElse(defaultRetentionDays);
+        long days = number(key + "retention-days", Long.class).orElse(defaultRetentionDays);
         if (days < 0) {
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "retention-days")
-                    + " must not be negative (0 keeps every event)");
+            throw problem(key + "retention-days", "must not be negative (0 keeps every event), not " + days);
         }
         Duration retention = Duration.ofDays(days);
         if (days > 0 && retention.compareTo(provider.retryWindow()) < 0) {
-            LOG.warning(() -> "source '" + name + "': retention of " + days + " days raised to "
+            warn(() -> "source '" + name + "': retention of " + days + " days raised to "
                     + provider.retryWindow().toDays() + ", the longest " + provider.name()
                     + " may deliver an event again; an event deleted sooner would be processed twice");
             return provider.retryWindow();
@@ -277,19 +356,16 @@ public class Sources {
         try {
             uri = Destination.url(url.get());
         } catch (IllegalArgumentException e) {
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-url") + " "
-                    + e.getMessage());
+            throw problem(key + "destination-url", e.getMessage());
         }
         String secret = config.getOptionalValue(key + "destination-secret", String.class).map(String::trim)
-                .orElseThrow(() -> new SourceConfigurationException("source '" + name + "': "
-                        + envName(key + "destination-secret") + " is required with a destination (whsec_...)"));
+                .orElseThrow(() -> problem(key + "destination-secret", "is required with a destination (whsec_...)"));
         byte[] key256;
         try {
             key256 = Destination.secretKey(secret);
         } catch (IllegalArgumentException e) {
             // Both names: the setting may be an environment variable or a property (the EAR's system properties).
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-secret")
-                    + " (" + key + "destination-secret) " + e.getMessage());
+            throw problem(key + "destination-secret", e.getMessage());
         }
         return new Destination(uri, key256, types(key));
     }
@@ -303,8 +379,7 @@ public class Sources {
         try {
             return BackOfficeDestination.parse(value.get(), types(key));
         } catch (IllegalArgumentException e) {
-            throw new SourceConfigurationException("source '" + name + "': " + envName(key + "destination-jms") + " "
-                    + e.getMessage());
+            throw problem(key + "destination-jms", e.getMessage());
         }
     }
 
@@ -317,41 +392,45 @@ public class Sources {
      * One secret per line: a comma belongs to the secret (a file that used to list secrets comma-separated gets a
      * warning, since each line is now one secret). A file others can read gets a warning too.
      */
-    private static List<String> readSecretsFile(String source, String file) {
+    private List<String> readSecretsFile(String source, String file) {
         Path path = Path.of(file);
         List<String> lines;
         try {
             lines = Arrays.asList(Files.readString(path, StandardCharsets.UTF_8).split("\\r?\\n|\\r"));
         } catch (IOException e) {
-            throw new SourceConfigurationException("source '" + source + "': cannot read secrets file " + file
-                    + ": " + e.getMessage());
+            throw problem(PREFIX + "." + source + ".secrets-file", "cannot read " + file + ": " + e.getMessage());
         }
         try {
             if (Files.getFileStore(path).supportsFileAttributeView(PosixFileAttributeView.class)) {
                 Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
                 if (permissions.stream().anyMatch(OTHERS::contains)) {
-                    LOG.warning(() -> "source '" + source + "': the secrets file " + file + " is accessible to other"
+                    warn(() -> "source '" + source + "': the secrets file " + file + " is accessible to other"
                             + " users (" + PosixFilePermissions.toString(permissions) + "); restrict it with: chmod 600 "
                             + file);
                 }
             }
         } catch (IOException | UnsupportedOperationException e) {
-            LOG.warning(() -> "source '" + source + "': cannot check who may read " + file + ": " + e);
+            warn(() -> "source '" + source + "': cannot check who may read " + file + ": " + e);
         }
         if (lines.stream().anyMatch(line -> line.indexOf(',') >= 0)) {
-            LOG.warning(() -> "source '" + source + "': a line of " + file + " contains a comma, read as part of that"
+            warn(() -> "source '" + source + "': a line of " + file + " contains a comma, read as part of that"
                     + " secret: the file holds one secret per line");
         }
         return lines;
     }
 
     /** A short secret is a guessable one: said at start, without the secret. */
-    private static void warnIfShort(String source, String origin, int bytes) {
+    private void warnIfShort(String source, String origin, int bytes) {
         if (bytes < MIN_SECRET_BYTES) {
-            LOG.warning(() -> "source '" + source + "': a secret in " + origin + " is " + bytes + " bytes, shorter than "
+            warn(() -> "source '" + source + "': a secret in " + origin + " is " + bytes + " bytes, shorter than "
                     + MIN_SECRET_BYTES + " and easy to guess (generate one with: openssl rand -hex 32)"
                     + (origin.endsWith("_SECRETS") ? "; if a comma split it, write that comma as \\," : ""));
         }
+    }
+
+    /** The property an origin ({@code HOOKSTILE_SOURCES_GH_SECRETS} or {@code ..._SECRETS_FILE}) stands for. */
+    private static String propertyOf(String origin, String key) {
+        return key + (origin.endsWith("_FILE") ? "secrets-file" : "secrets");
     }
 
     static String envName(String property) {

@@ -72,7 +72,7 @@ class NotifySettingsTest {
     void aUrlWithoutASecretRefusesTheStartNamingTheVariable() {
         String message = refusal("hookstile.notify.url", "https://ops.example.com/hooks");
 
-        assertTrue(message.contains("HOOKSTILE_NOTIFY_SECRET is required with HOOKSTILE_NOTIFY_URL"), message);
+        assertTrue(message.contains("HOOKSTILE_NOTIFY_SECRET (hookstile.notify.secret): is required with HOOKSTILE_NOTIFY_URL"), message);
     }
 
     @Test
@@ -81,7 +81,7 @@ class NotifySettingsTest {
             String message = refusal("hookstile.notify.url", "https://ops.example.com/hooks",
                     "hookstile.notify.secret", secret);
 
-            assertTrue(message.startsWith("HOOKSTILE_NOTIFY_SECRET "), message);
+            assertTrue(message.startsWith("HOOKSTILE_NOTIFY_SECRET (hookstile.notify.secret): "), message);
             assertFalse(message.contains(secret) && secret.length() > "whsec_".length(), message);
         }
     }
@@ -94,7 +94,7 @@ class NotifySettingsTest {
             String message = refusal("hookstile.notify.url", "https://ops.example.com/hooks",
                     "hookstile.notify.secret", "whsec_" + key);
 
-            assertTrue(message.startsWith("HOOKSTILE_NOTIFY_SECRET (hookstile.notify.secret) "), message);
+            assertTrue(message.startsWith("HOOKSTILE_NOTIFY_SECRET (hookstile.notify.secret): "), message);
             assertTrue(message.contains(bytes + " key bytes") && message.contains("16"), message);
             assertFalse(message.contains(key), "never quoted: " + message);
         }
@@ -108,7 +108,7 @@ class NotifySettingsTest {
         for (String url : new String[]{"ftp://ops.example.com/hooks", "/hooks", "https://ops example"}) {
             String message = refusal("hookstile.notify.url", url, "hookstile.notify.secret", SECRET);
 
-            assertTrue(message.startsWith("HOOKSTILE_NOTIFY_URL "), message);
+            assertTrue(message.startsWith("HOOKSTILE_NOTIFY_URL (hookstile.notify.url): "), message);
             assertFalse(message.contains("ops"), "a URL may carry a token: never quoted: " + message);
         }
     }

@@ -84,7 +84,7 @@ class SourcesSafetyTest {
                 "hookstile.sources.sms.provider", "twilio",
                 "hookstile.sources.sms.secrets", STRONG))));
 
-        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_SMS_PUBLIC_URL is required"), e.getMessage());
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_SMS_PUBLIC_URL (hookstile.sources.sms.public-url): is required"), e.getMessage());
     }
 
     @Test

@@ -717,4 +717,26 @@ class SourcesTest {
 
         assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_GH_ORDER_KEY"), e.getMessage());
     }
+
+    @Test
+    void listsEveryProblemOfEverySourceEachNamingItsVariableAndProperty() {
+        var e = failure(Map.of(
+                "hookstile.sources", "pay,gh,Bad Name",
+                "hookstile.sources.pay.provider", "strype",
+                "hookstile.sources.pay.secrets", "whsec_abcdefghijklmnopqrstuvwxyz",
+                "hookstile.sources.gh.provider", "github",
+                "hookstile.sources.gh.secrets", "gh-secret-value-long-enough",
+                "hookstile.sources.gh.max-attempts", "eight",
+                "hookstile.processing.retries", "-1"));
+
+        assertEquals(List.of(
+                "HOOKSTILE_PROCESSING_RETRIES (hookstile.processing.retries): must be between 0 and "
+                        + Source.MAX_RETRIES + ", not -1",
+                "HOOKSTILE_SOURCES_PAY_PROVIDER (hookstile.sources.pay.provider): unknown provider 'strype' ("
+                        + String.join(", ", Providers.names()) + ")",
+                "HOOKSTILE_SOURCES_GH_MAX_ATTEMPTS (hookstile.sources.gh.max-attempts): 'eight' is not a whole number",
+                "HOOKSTILE_SOURCES (hookstile.sources): the source name 'Bad Name' is invalid: use lower-case letters,"
+                        + " digits and '-', at most 63 characters"), e.problems());
+        assertEquals(String.join("\n", e.problems()), e.getMessage());
+    }
 }
