@@ -87,6 +87,72 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts the server and waits until {@code /health/ready} answers 200. */
     public ServerProcess start() {
+        launch();
+        awaitReady();
+        return this;
+    }
+
+    /**
+     * Starts the server expecting it to refuse: waits until it ends by itself and answers its exit status, failing if
+     * its port accepted a connection meanwhile (a refused start must never look like a server).
+     */
+    public int startExpectingExit() {
+        launch();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (process.isAlive()) {
+            if (System.nanoTime() > deadline) {
+                kill();
+                fail("the server did not end within 180 s; see " + output());
+            }
+            try (var socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 200);
+                kill();
+                fail("the port opened although the start was refused; see " + output());
+            } catch (IOException notListening) {
+                Webhooks.sleep(Duration.ofMillis(100));
+            }
+        }
+        return process.exitValue();
+    }
+
+    /** {@code ./hookstile check} with this server's settings: its exit status and what it printed. */
+    public Checked check() {
+        var builder = new ProcessBuilder("bash", System.getProperty("hookstile.it.launcher"), "check")
+                .redirectErrorStream(true);
+        environment(builder.environment());
+        try {
+            Process check = builder.start();
+            String printed = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!check.waitFor(60, TimeUnit.SECONDS)) {
+                check.destroyForcibly();
+                fail("./hookstile check did not end within 60 s: " + printed);
+            }
+            return new Checked(check.exitValue(), printed);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** What {@code ./hookstile check} answered. */
+    public record Checked(int status, String output) {
+    }
+
+    private void environment(Map<String, String> env) {
+        env.put("HOOKSTILE_PORT", String.valueOf(port));
+        env.put("HOOKSTILE_DATA_DIR", work.resolve("data").toString());
+        env.put("HOOKSTILE_WAR", war.toString());
+        env.remove("HOOKSTILE_BROKER_URL");
+        env.remove("HOOKSTILE_DB_URL");
+        // Every line on the console, as the log file has it: the tests read the server's output, and a failure's
+        // report shows it whole. A test of the quiet start sets its own level.
+        env.put("HOOKSTILE_LOG_LEVEL", "info");
+        env.putAll(environment);
+    }
+
+    private void launch() {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("already running");
         }
@@ -98,23 +164,12 @@ public final class ServerProcess implements AutoCloseable {
         } else {
             builder.redirectErrorStream(true);
         }
-        var env = builder.environment();
-        env.put("HOOKSTILE_PORT", String.valueOf(port));
-        env.put("HOOKSTILE_DATA_DIR", work.resolve("data").toString());
-        env.put("HOOKSTILE_WAR", war.toString());
-        env.remove("HOOKSTILE_BROKER_URL");
-        env.remove("HOOKSTILE_DB_URL");
-        // Every line on the console, as the log file has it: the tests read the server's output, and a failure's
-        // report shows it whole. A test of the quiet start sets its own level.
-        env.put("HOOKSTILE_LOG_LEVEL", "info");
-        env.putAll(environment);
+        environment(builder.environment());
         try {
             process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        awaitReady();
-        return this;
     }
 
     /** {@code kill -9}: no shutdown hook, no flush, no goodbye to the broker or the database. */
