@@ -5,6 +5,9 @@
 #   config/payara-server.sh deploy       configure and deploy the ActiveMQ resource adapter, then the EAR
 #   config/payara-server.sh undeploy    the reverse
 #
+# A deployment the application refuses (a setting to fix: each is a line naming the environment variable and the
+# property) ends this script with exit status 2 and those lines; any other failed deployment with status 1.
+#
 # Environment:
 #   PAYARA_HOME           the Payara Server installation (bin/asadmin)                              required
 #   ASADMIN_OPTIONS       asadmin's own options, e.g. "--port 4848 --user admin --passwordfile pw"   none
@@ -74,7 +77,25 @@ deploy() {
     asadmin delete-resource-adapter-config "$adapter" >/dev/null 2>&1 || true
     asadmin create-resource-adapter-config --property "$properties" "$adapter"
     asadmin deploy --force=true --type rar --name "$adapter" "$rar"
-    asadmin deploy --force=true --name hookstile "$ear"
+    # A refused setting fails the deployment with one line per setting to fix (dev.hookstile.start.boundary.
+    # SettingsValidation), inside asadmin's report of it: shown alone, as ./hookstile shows them, with exit status 2.
+    local output status=0
+    output=$(asadmin deploy --force=true --name hookstile "$ear" 2>&1) || status=$?
+    if (( status != 0 )); then
+        local refused
+        refused=$(printf '%s\n' "$output" | sed -e 's/\. Please see server\.log for more details\.$//' \
+            | grep -E '^[A-Z][A-Z0-9_]* \([A-Za-z0-9][A-Za-z0-9._-]*\): ' | awk '!seen[$0]++' || true)
+        if [[ -n $refused ]]; then
+            while IFS= read -r line; do say "$line"; done <<< "$refused"
+            say "not deployed: $(grep -c . <<< "$refused") setting(s) to fix, above (the domain's environment or its"
+            say "system properties); the domain's server.log has the deployment's whole report"
+            exit 2
+        fi
+        printf '%s\n' "$output" >&2
+        say "not deployed: asadmin deploy failed (above; the domain's server.log has the whole report)"
+        exit 1
+    fi
+    printf '%s\n' "$output"
     say "deployed: webhooks at /webhooks/<source>, the operator API at /api, health at /health"
 }
 

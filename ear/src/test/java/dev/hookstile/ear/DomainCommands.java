@@ -40,6 +40,18 @@ final class DomainCommands {
 
     /** Runs a command with the given environment added, its output in the test's log; fails unless it exits 0. */
     static void run(Map<String, String> env, String... command) throws IOException, InterruptedException {
+        Ran ran = runAllowingFailure(env, command);
+        if (ran.status() != 0) {
+            fail(String.join(" ", command) + " exited " + ran.status() + ":\n" + ran.output());
+        }
+    }
+
+    /** What a command answered: its exit status and its output, standard error included. */
+    record Ran(int status, String output) {
+    }
+
+    /** Runs a command that may fail; answers its status and output. */
+    static Ran runAllowingFailure(Map<String, String> env, String... command) throws IOException, InterruptedException {
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(env);
         builder.environment().put("AS_JAVA", System.getProperty("java.home"));
@@ -53,9 +65,7 @@ final class DomainCommands {
             fail(String.join(" ", command) + " did not finish within 5 minutes:\n" + output);
         }
         System.out.println("$ " + String.join(" ", command) + "\n" + output);
-        if (process.exitValue() != 0) {
-            fail(String.join(" ", command) + " exited " + process.exitValue() + ":\n" + output);
-        }
+        return new Ran(process.exitValue(), output);
     }
 
     static byte[] hmacSha256(String secret, String data) {

@@ -90,8 +90,29 @@ class PayaraServerIT {
         script.put("HOOKSTILE_EAR", ear.toString());
         script.put("HOOKSTILE_RAR", System.getProperty("hookstile.it.rar"));
         script.put("HOOKSTILE_BROKER_DIR", DIR.resolve("broker").toString());
+        // First with a provider misspelt in a system property (which wins over the environment): refused, then right.
+        String admin = String.valueOf(PORT_BASE + 48);
+        asadmin("--port", admin, "create-system-properties", "hookstile.sources.pay.provider=strype");
+        refusedDeploy = DomainCommands.runAllowingFailure(script, System.getProperty("hookstile.it.script"), "deploy");
+        // What the server's own readiness answers with no Hookstile deployed (docs/deployment.md says it).
+        System.out.println("/health/ready without the application: " + send(HttpRequest.newBuilder(
+                URI.create(BASE + "health/ready")).timeout(Duration.ofSeconds(10))).body());
+        asadmin("--port", admin, "delete-system-property", "hookstile.sources.pay.provider");
         run(script, System.getProperty("hookstile.it.script"), "deploy");
         awaitReady();
+    }
+
+    /** What {@code payara-server.sh deploy} answered with a provider misspelt, before the deployment that works. */
+    private static DomainCommands.Ran refusedDeploy;
+
+    @Test
+    void aMisspeltProviderEndsTheDeployScriptWithStatus2AndALineNamingTheSetting() {
+        assertEquals(2, refusedDeploy.status(), refusedDeploy.output());
+        assertTrue(refusedDeploy.output().contains("hookstile-payara-server: HOOKSTILE_SOURCES_PAY_PROVIDER"
+                + " (hookstile.sources.pay.provider): unknown provider 'strype' (github, hmac, meta, shopify, slack,"
+                + " standard-webhooks, stripe, svix, twilio)"), refusedDeploy.output());
+        assertTrue(refusedDeploy.output().contains("hookstile-payara-server: not deployed: 1 setting(s) to fix"),
+                refusedDeploy.output());
     }
 
     @AfterAll
