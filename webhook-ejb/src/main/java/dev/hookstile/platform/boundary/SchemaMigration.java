@@ -55,6 +55,9 @@ public class SchemaMigration {
 
     private volatile boolean migrated;
 
+    /** Sees the handler jars: the WAR's class loader, or the EJB module's in the EAR (its {@code lib/}). */
+    ClassLoader handlerJars = SchemaMigration.class.getClassLoader();
+
     @PostConstruct
     void deploy() {
         if (migrate()) {
@@ -102,7 +105,7 @@ public class SchemaMigration {
      */
     private void handlerMigrations(boolean deploying) {
         try {
-            new HandlerMigrations(SchemaMigration.class.getClassLoader()).migrate(dataSource).ifPresent(result ->
+            new HandlerMigrations(handlerJars).migrate(dataSource).ifPresent(result ->
                     LOG.info(() -> "Handler schema (" + HandlerMigrations.LOCATION + ") at version "
                             + result.targetSchemaVersion + " (" + result.migrationsExecuted
                             + " migrations applied now)"));

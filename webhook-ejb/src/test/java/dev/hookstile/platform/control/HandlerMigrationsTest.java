@@ -14,7 +14,6 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -51,16 +50,20 @@ class HandlerMigrationsTest {
         String user = System.getenv().getOrDefault("HOOKSTILE_TEST_DB_USER", "postgres");
         String password = System.getenv().getOrDefault("HOOKSTILE_TEST_DB_PASSWORD", "");
         String schema = "hookstile_handlers_" + UUID.randomUUID().toString().replace("-", "");
-        try (Connection connection = DriverManager.getConnection(url, user, password);
-             Statement statement = connection.createStatement()) {
-            statement.execute("CREATE SCHEMA " + schema);
-        } catch (SQLException noPostgres) {
-            assumeTrue(false, "no PostgreSQL at " + url + ": " + noPostgres.getMessage());
-        }
+        // The driver's own data source, not DriverManager: SchemaMigration deregisters the drivers it loaded (a test
+        // of it in the same JVM), and a missing driver must not pass for a missing database.
         var postgres = new PGSimpleDataSource();
         postgres.setURL(url);
         postgres.setUser(user);
         postgres.setPassword(password);
+        try (Connection connection = postgres.getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + schema);
+        } catch (SQLException e) {
+            boolean unreachable = e.getSQLState() != null && e.getSQLState().startsWith("08");
+            assumeTrue(!unreachable, "no PostgreSQL at " + url + ": " + e.getMessage());
+            throw e;
+        }
         postgres.setCurrentSchema(schema);
         return postgres;
     }
