@@ -17,8 +17,10 @@ import javax.sql.DataSource;
  * neither's versions can collide with the other's and Hookstile's upgrades never touch a handler's history.
  *
  * <p>The scripts run as written (no placeholders), on whichever database Hookstile uses: the embedded H2 (in
- * PostgreSQL mode) or PostgreSQL. A handler jar taken out of the deployment leaves its tables and its rows in the
- * history; that is no error ({@code *:missing} is ignored), so removing a handler never stops Hookstile.
+ * PostgreSQL mode) or PostgreSQL. The jars of one deployment share the history, so their versions must differ; a jar
+ * added later with lower versions than those applied is applied out of order. A handler jar taken out of the
+ * deployment leaves its tables and its rows in the history; that is no error ({@code *:missing} is ignored), so
+ * removing a handler never stops Hookstile.
  */
 public final class HandlerMigrations {
 
@@ -61,6 +63,9 @@ public final class HandlerMigrations {
                     .baselineOnMigrate(true)
                     .baselineVersion("0")
                     .placeholderReplacement(false)
+                    // Several jars number their migrations independently: one added later with lower versions than
+                    // those applied is applied, not refused; one taken out leaves its history behind.
+                    .outOfOrder(true)
                     .ignoreMigrationPatterns("*:missing", "*:future")
                     .load()
                     .migrate());

@@ -199,6 +199,20 @@ class HandlerMigrationsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"h2", "postgres"})
+    void aJarAddedLaterWithLowerVersionsIsAppliedAllTheSame(String kind) throws Exception {
+        DataSource database = withHookstileSchema(kind);
+        ship("V200__ledger.sql", "CREATE TABLE ledger (entry VARCHAR(255) NOT NULL)");
+        migrations().migrate(database);
+
+        ship("V100__issue_event.sql", "CREATE TABLE issue_event (event_id VARCHAR(255) NOT NULL PRIMARY KEY)");
+        var later = migrations().migrate(database).orElseThrow();
+
+        assertEquals(1, later.migrationsExecuted);
+        assertTrue(tableExists(database, "issue_event"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"h2", "postgres"})
     void anAppliedMigrationEditedAfterwardsFailsTheValidation(String kind) throws Exception {
         DataSource database = withHookstileSchema(kind);
         ship("V1__issue_event.sql", "CREATE TABLE issue_event (event_id VARCHAR(255) NOT NULL PRIMARY KEY)");
