@@ -146,6 +146,27 @@ class PayaraServerIT {
         assertEquals("issues", event.getString("type"));
     }
 
+    /** A handler jar's migration, in {@code lib/}, applied at deployment after Hookstile's, with its own history. */
+    @Test
+    void theHandlerJarsMigrationInLibCreatedItsTable() throws SQLException {
+        try (var connection = DriverManager.getConnection(environment.get("HOOKSTILE_DB_URL"),
+                environment.get("HOOKSTILE_DB_USER"), environment.getOrDefault("HOOKSTILE_DB_PASSWORD", ""));
+             var statement = connection.createStatement()) {
+            var versions = new ArrayList<String>();
+            try (var history = statement.executeQuery("SELECT script FROM handler_schema_history"
+                    + " WHERE success AND version <> '0' ORDER BY installed_rank")) {
+                while (history.next()) {
+                    versions.add(history.getString(1));
+                }
+            }
+            assertEquals(List.of("V1__smoke_ledger.sql"), versions);
+            try (var rows = statement.executeQuery("SELECT count(*) FROM smoke_ledger")) {
+                rows.next();
+                assertEquals(0, rows.getLong(1));
+            }
+        }
+    }
+
     /**
      * At {@code /} Payara registers its own metrics servlet into the application at {@code /metrics/*}: the scrape at
      * {@code /metrics} is Hookstile's with Payara's JVM metrics included, and nothing is served beside it.
@@ -347,6 +368,14 @@ class PayaraServerIT {
             var jar = new java.io.ByteArrayOutputStream();
             try (var handler = new ZipOutputStream(jar)) {
                 add(handler, "META-INF/beans.xml", classes.resolve("smoke/META-INF/beans.xml"));
+                // With its directories' entries, as Maven's jar plugin writes a jar: a class loader finds the
+                // migrations' directory only through its entry.
+                for (String directory : List.of("db/", "db/handler-migration/")) {
+                    handler.putNextEntry(new ZipEntry(directory));
+                    handler.closeEntry();
+                }
+                String migration = "db/handler-migration/V1__smoke_ledger.sql";
+                add(handler, migration, classes.resolve("smoke/" + migration));
                 String type = "dev/hookstile/ear/smoke/FlakyHandler.class";
                 add(handler, type, classes.resolve(type));
             }

@@ -86,6 +86,19 @@ public final class Hookstile {
                 + (last == null ? "no answer" : last.statusCode() + " " + last.body()));
     }
 
+    /**
+     * A Hookstile run some other way (with {@code ./hookstile}, in a container), its application at {@code base}
+     * ({@code http://127.0.0.1:8080/}), signed in with its operator token ({@code HOOKSTILE_ADMIN_TOKEN} or the
+     * data directory's {@code admin-token}); waits until it is ready.
+     */
+    public static Hookstile at(URI base, String adminToken) {
+        String text = base.toString();
+        Hookstile hookstile = new Hookstile(URI.create(text.endsWith("/") ? text : text + "/"),
+                java.util.Objects.requireNonNull(adminToken, "adminToken"));
+        hookstile.awaitReady();
+        return hookstile;
+    }
+
     /** The application's root, where {@code webhooks/} and {@code api/} are. */
     public URI base() {
         return base;

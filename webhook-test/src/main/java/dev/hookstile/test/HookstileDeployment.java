@@ -1,19 +1,30 @@
 package dev.hookstile.test;
 
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.Asset;
+import org.jboss.shrinkwrap.api.asset.ByteArrayAsset;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.JarURLConnection;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Hookstile's WAR with a project's handlers and the sources its test sends to, for an Arquillian
@@ -28,7 +39,9 @@ import java.util.regex.Pattern;
  * }
  * }</pre>
  *
- * <p>The handler classes go into a jar of their own in {@code WEB-INF/lib}, with a {@code beans.xml} and the
+ * <p>The handler classes go into a jar of their own in {@code WEB-INF/lib}, with a {@code beans.xml}, the project's
+ * schema migrations (every {@code db/handler-migration} on the test's class path, which holds the project's
+ * {@code src/main/resources}: Hookstile applies them at start as it does from the handler's own jar) and the
  * settings as its {@code META-INF/microprofile-config.properties} at ordinal 500, above the environment and system
  * properties: what the test declares is what the server runs with, whatever the shell around it has set. The
  * secrets are test secrets, in a test archive that never leaves the build.
@@ -36,11 +49,14 @@ import java.util.regex.Pattern;
 public final class HookstileDeployment {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+    /** Where a handler jar keeps its schema migrations, which Hookstile applies at start. */
+    static final String MIGRATIONS = "db/handler-migration";
 
     private final Path war;
     private final List<Class<?>> classes = new ArrayList<>();
     private final Map<String, String> settings = new LinkedHashMap<>();
     private final List<String> sources = new ArrayList<>();
+    private boolean migrations;
 
     private HookstileDeployment(Path war) {
         this.war = war;
@@ -55,7 +71,9 @@ public final class HookstileDeployment {
             throw new IllegalStateException(TestRuntime.RUNTIME + " is not set: the test runs without Hookstile's"
                     + " runtime (see TestRuntime)");
         }
-        return of(Path.of(war)).addClasses(handlerClasses);
+        HookstileDeployment deployment = of(Path.of(war)).addClasses(handlerClasses);
+        deployment.migrations = true;
+        return deployment;
     }
 
     /** A WAR of Hookstile's that already holds the handlers, such as a project's WAR overlay. */
@@ -114,7 +132,48 @@ public final class HookstileDeployment {
                 .addClasses(classes.toArray(Class<?>[]::new))
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml")
                 .addAsManifestResource(new StringAsset(properties.toString()), "microprofile-config.properties");
+        if (migrations) {
+            handlerMigrations().forEach((name, file) -> handlers.addAsResource(file, name));
+        }
         return ShrinkWrap.createFromZipFile(WebArchive.class, war.toFile()).addAsLibrary(handlers);
+    }
+
+    /**
+     * The project's handler migrations as resource name and content: from a directory ({@code target/classes}) or a
+     * jar on the test's class path.
+     */
+    private static Map<String, Asset> handlerMigrations() {
+        var found = new LinkedHashMap<String, Asset>();
+        try {
+            for (URL location : Collections.list(Thread.currentThread().getContextClassLoader()
+                    .getResources(MIGRATIONS))) {
+                if (location.getProtocol().equals("file")) {
+                    Path dir = Path.of(location.toURI());
+                    try (Stream<Path> files = Files.walk(dir)) {
+                        for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+                            String name = MIGRATIONS + "/" + dir.relativize(file).toString().replace('\\', '/');
+                            found.putIfAbsent(name, new ByteArrayAsset(Files.readAllBytes(file)));
+                        }
+                    }
+                } else if (location.getProtocol().equals("jar")
+                        && location.openConnection() instanceof JarURLConnection connection) {
+                    connection.setUseCaches(false);
+                    try (JarFile jar = connection.getJarFile()) {
+                        for (JarEntry entry : Collections.list(jar.entries())) {
+                            if (!entry.isDirectory() && entry.getName().startsWith(MIGRATIONS + "/")) {
+                                found.putIfAbsent(entry.getName(), new ByteArrayAsset(
+                                        jar.getInputStream(entry).readAllBytes()));
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        return found;
     }
 
     /** As {@link java.util.Properties#load} reads it back. */

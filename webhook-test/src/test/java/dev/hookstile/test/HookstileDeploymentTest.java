@@ -12,12 +12,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -72,6 +77,48 @@ class HookstileDeploymentTest {
                 "hookstile.sources.billing.secrets", "whsec_old,whsec_new",
                 "billing.receipts-url", "http://127.0.0.1:8025/receipts?to=a b#x",
                 "billing.note", "line one\nline two ünicode = : !"), Map.copyOf(settings));
+    }
+
+    @Test
+    void theProjectsHandlerMigrationsComeAlongFromADirectoryOrAJar() throws Exception {
+        Path classes = dir.resolve("classes");
+        Files.createDirectories(classes.resolve("db/handler-migration"));
+        Files.writeString(classes.resolve("db/handler-migration/V1__issue_event.sql"), "CREATE TABLE issue_event ()");
+        Path library = dir.resolve("library.jar");
+        ShrinkWrap.create(JavaArchive.class, "library.jar")
+                .addAsResource(new StringAsset("CREATE TABLE ledger ()"), "db/handler-migration/V100__ledger.sql")
+                .as(ZipExporter.class).exportTo(library.toFile());
+        String war = System.getProperty("hookstile.test.war");
+        Thread thread = Thread.currentThread();
+        ClassLoader before = thread.getContextClassLoader();
+        Path hookstileWar = war();
+        System.setProperty("hookstile.test.war", hookstileWar.toString());
+        try (var projectClassPath = new URLClassLoader(new URL[] {classes.toUri().toURL(), library.toUri().toURL()},
+                before)) {
+            thread.setContextClassLoader(projectClassPath);
+            JavaArchive jar = handlers(HookstileDeployment.withHandlers(HookstileDeploymentTest.class).archive());
+
+            assertEquals("CREATE TABLE issue_event ()", text(jar, "/db/handler-migration/V1__issue_event.sql"));
+            assertEquals("CREATE TABLE ledger ()", text(jar, "/db/handler-migration/V100__ledger.sql"));
+            JavaArchive overlay = handlers(HookstileDeployment.of(hookstileWar).archive());
+            assertNull(overlay.get("/db/handler-migration/V1__issue_event.sql"),
+                    "a WAR overlay holds its handlers' jars, migrations included, already");
+        } finally {
+            thread.setContextClassLoader(before);
+            if (war == null) {
+                System.clearProperty("hookstile.test.war");
+            } else {
+                System.setProperty("hookstile.test.war", war);
+            }
+        }
+    }
+
+    private static String text(JavaArchive jar, String path) throws IOException {
+        Node node = jar.get(path);
+        assertNotNull(node, path + " in " + jar.toString(true));
+        try (InputStream in = node.getAsset().openStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     @Test

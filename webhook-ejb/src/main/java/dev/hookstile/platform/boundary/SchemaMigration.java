@@ -2,6 +2,7 @@ package dev.hookstile.platform.boundary;
 
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import dev.hookstile.platform.control.ConfiguredDataSource;
+import dev.hookstile.platform.control.HandlerMigrations;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -26,8 +27,10 @@ import javax.sql.DataSource;
 
 /**
  * Creates and migrates the schema with Flyway at start-up (scripts in {@code db/migration}, the same for PostgreSQL
- * and the embedded H2). A database that is down at start-up does not stop the application, since ingest works
- * without it: migration is retried every 10 seconds until it succeeds.
+ * and the embedded H2), then the handlers' own tables ({@link HandlerMigrations}: {@code db/handler-migration} in
+ * their jars, a history of their own). A database that is down at start-up does not stop the application, since
+ * ingest works without it: migration is retried every 10 seconds until it succeeds. A handler migration that fails
+ * on a reachable database will not succeed by waiting: it fails the deployment.
  */
 @Singleton
 @Startup
@@ -52,8 +55,19 @@ public class SchemaMigration {
 
     private volatile boolean migrated;
 
+    /** Sees the handler jars: the WAR's class loader, or the EJB module's in the EAR (its {@code lib/}). */
+    ClassLoader handlerJars = SchemaMigration.class.getClassLoader();
+
     @PostConstruct
-    void migrate() {
+    void deploy() {
+        if (migrate()) {
+            // Fails the deployment: the handlers' events would otherwise die on tables that are not there.
+            handlerMigrations(true);
+        }
+    }
+
+    /** Hookstile's own migrations; {@code true} once they are applied, {@code false} when retrying later. */
+    private boolean migrate() {
         try {
             var result = Flyway.configure(SchemaMigration.class.getClassLoader())
                     .dataSource(dataSource)
@@ -66,14 +80,14 @@ public class SchemaMigration {
                     .placeholders(placeholders(postgres()))
                     .load()
                     .migrate();
-            migrated = true;
-            ready.fire(new Ready());
             LOG.info(() -> "Hookstile schema at version " + result.targetSchemaVersion + " ("
                     + result.migrationsExecuted + " migrations applied now)");
+            return true;
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "Schema migration failed; events are still accepted and will be processed once "
                     + "the database is reachable. Retrying in " + RETRY_MILLIS / 1000 + " s", e);
             timers.createSingleActionTimer(RETRY_MILLIS, new TimerConfig(null, false));
+            return false;
         } finally {
             // Flyway reads its configuration through Jackson, and the Jackson it finds may be the server's (Payara
             // exports its own to applications): that one's shared type cache then keeps Flyway's classes, and with
@@ -82,6 +96,32 @@ public class SchemaMigration {
             // Flyway may have loaded a driver class, which registers it in DriverManager (ConfiguredDataSource).
             ConfiguredDataSource.deregisterOwnDrivers();
         }
+    }
+
+    /**
+     * The handlers' migrations, then {@link #migrated()}. At deployment a failure is thrown, and the deployment fails
+     * with its one line. After a retry (the database was down at deployment) nothing can be undeployed any more:
+     * Hookstile's own work goes on, and the failure is logged as an error naming what to fix.
+     */
+    private void handlerMigrations(boolean deploying) {
+        try {
+            new HandlerMigrations(handlerJars).migrate(dataSource).ifPresent(result ->
+                    LOG.info(() -> "Handler schema (" + HandlerMigrations.LOCATION + ") at version "
+                            + result.targetSchemaVersion + " (" + result.migrationsExecuted
+                            + " migrations applied now)"));
+        } catch (HandlerMigrations.Failure e) {
+            if (deploying) {
+                LOG.severe(() -> e.getMessage() + ". The deployment stops: fix the migration, then start again.");
+                throw e;
+            }
+            LOG.log(Level.SEVERE, e.getMessage() + ". Events whose handlers need these tables fail until the "
+                    + "migration is fixed and Hookstile restarted.", e);
+        } finally {
+            TypeFactory.defaultInstance().clearCache();
+            ConfiguredDataSource.deregisterOwnDrivers();
+        }
+        migrated = true;
+        ready.fire(new Ready());
     }
 
     /** A driver loaded since (a driver class loaded late) is taken out of DriverManager before the undeploy. */
@@ -106,7 +146,9 @@ public class SchemaMigration {
 
     @Timeout
     void retry() {
-        migrate();
+        if (migrate()) {
+            handlerMigrations(false);
+        }
     }
 
     public boolean migrated() {

@@ -18,12 +18,18 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * Records Stripe's paid invoices in the application's {@code paid_invoice} table and schedules a receipt e-mail,
  * once per event: Hookstile has verified the signature, claimed the event and opened the transaction this runs in.
  * The row commits with the claim or not at all, and the e-mail is sent (by Hookstile's outbox, after the commit)
  * exactly when the row exists.
+ *
+ * <p>The table comes with the jar ({@code db/handler-migration/V1__paid_invoice.sql}, applied by Hookstile at
+ * start). Receipts go to the e-mail service at {@code billing.receipts-url} ({@code BILLING_RECEIPTS_URL}); without
+ * one the invoices are still recorded and no receipt is scheduled, so the example runs as it is, with no e-mail
+ * service beside it. An outbox entry for a service nobody runs would only pile up as dead deliveries.
  */
 @ApplicationScoped
 @HandlesWebhooks(providers = "stripe", types = "invoice.paid")
@@ -37,10 +43,13 @@ public class PaidInvoices implements WebhookHandler {
     @Inject
     Outbox outbox;
 
-    /** The e-mail service's endpoint for receipts; it deduplicates on the Idempotency-Key the outbox sends. */
+    /**
+     * The e-mail service's endpoint for receipts; it deduplicates on the Idempotency-Key the outbox sends. Unset: no
+     * receipts.
+     */
     @Inject
     @ConfigProperty(name = "billing.receipts-url")
-    URI receipts;
+    Optional<URI> receipts;
 
     private volatile DataSource dataSource;
 
@@ -49,7 +58,7 @@ public class PaidInvoices implements WebhookHandler {
     }
 
     /** For a test without a container. */
-    PaidInvoices(DataSource dataSource, Outbox outbox, URI receipts) {
+    PaidInvoices(DataSource dataSource, Outbox outbox, Optional<URI> receipts) {
         this.dataSource = dataSource;
         this.outbox = outbox;
         this.receipts = receipts;
@@ -71,6 +80,9 @@ public class PaidInvoices implements WebhookHandler {
             record.setString(4, invoice.currency());
             record.executeUpdate();
         }
+        if (receipts.isEmpty()) {
+            return;
+        }
         // Written with the row, sent after the commit: a try that rolls back sends no receipt.
         String receipt = Json.createObjectBuilder()
                 .add("template", "receipt")
@@ -78,7 +90,7 @@ public class PaidInvoices implements WebhookHandler {
                 .add("amount", invoice.amountPaid())
                 .add("currency", invoice.currency())
                 .build().toString();
-        outbox.post(receipts, "application/json", receipt.getBytes(StandardCharsets.UTF_8));
+        outbox.post(receipts.get(), "application/json", receipt.getBytes(StandardCharsets.UTF_8));
     }
 
     /**

@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,12 +43,13 @@ class PaidInvoicesTest {
     @BeforeEach
     void freshTable() throws SQLException, IOException {
         database.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";MODE=PostgreSQL;DB_CLOSE_DELAY=-1");
-        try (InputStream schema = PaidInvoices.class.getResourceAsStream("paid_invoice.sql");
+        // The migration Hookstile applies at start, run here as it is.
+        try (InputStream schema = PaidInvoices.class.getResourceAsStream("/db/handler-migration/V1__paid_invoice.sql");
              Connection connection = database.getConnection();
              Statement statement = connection.createStatement()) {
             statement.execute(new String(schema.readAllBytes(), StandardCharsets.UTF_8));
         }
-        handler = new PaidInvoices(database, outbox, RECEIPTS);
+        handler = new PaidInvoices(database, outbox, Optional.of(RECEIPTS));
     }
 
     private static WebhookEvent stripe(String body) {
@@ -80,6 +82,18 @@ class PaidInvoicesTest {
         assertEquals(List.of(RECEIPTS + " application/json "
                 + "{\"template\":\"receipt\",\"invoice\":\"in_1NG8Dt2eZvKYlo2C\",\"amount\":2000,\"currency\":\"usd\"}"),
                 scheduled);
+    }
+
+    @Test
+    void withoutAReceiptsServiceTheInvoiceIsRecordedAndNoReceiptScheduled() throws Exception {
+        handler = new PaidInvoices(database, outbox, Optional.empty());
+
+        handler.handle(stripe("""
+                {"id":"evt_1NG8Du2eZvKYlo2CUI79vXWy","object":"event","type":"invoice.paid",
+                 "data":{"object":{"id":"in_1NG8Dt2eZvKYlo2C","object":"invoice","amount_paid":2000,"currency":"usd"}}}"""));
+
+        assertEquals(List.of("evt_1NG8Du2eZvKYlo2CUI79vXWy in_1NG8Dt2eZvKYlo2C 2000 usd"), rows());
+        assertEquals(List.of(), scheduled);
     }
 
     @Test

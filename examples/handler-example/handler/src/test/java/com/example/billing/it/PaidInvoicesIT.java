@@ -13,18 +13,14 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.InputStream;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The handler inside Hookstile on Payara Micro and PostgreSQL, fed deliveries signed as Stripe signs them: what
  * commits with the claim, what a duplicate, a failure and a replay do to the application's table and its e-mails.
+ * The table is the handler's migration's ({@code db/handler-migration}), applied by Hookstile as it deployed.
  */
 @ExtendWith(ArquillianExtension.class)
 class PaidInvoicesIT {
@@ -57,15 +54,6 @@ class PaidInvoicesIT {
     URL url;
 
     private Hookstile hookstile;
-
-    @BeforeAll
-    static void applicationTable() throws Exception {
-        try (InputStream schema = PaidInvoices.class.getResourceAsStream("paid_invoice.sql");
-             Connection connection = TestRuntime.database();
-             Statement statement = connection.createStatement()) {
-            statement.execute(new String(schema.readAllBytes(), StandardCharsets.UTF_8));
-        }
-    }
 
     @BeforeEach
     void client() {
