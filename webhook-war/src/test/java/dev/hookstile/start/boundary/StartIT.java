@@ -75,7 +75,7 @@ class StartIT {
     }
 
     @Test
-    void aHandlerWhoseSettingIsMissingIsNamedAndAHandlerThatFailsEndsTheStartToo(@TempDir Path work)
+    void aHandlerWhoseSettingIsMissingIsNamedAndAFailingHandlerOrMigrationEndsTheStartToo(@TempDir Path work)
             throws IOException {
         Path needsSetting = work.resolve("needs-setting.war");
         Deployments.hookstileWithTestHandler().addClass(ReceiptsHandler.class).as(ZipExporter.class)
@@ -100,6 +100,18 @@ class StartIT {
             assertTrue(output.contains("everything the server logged is in "), output);
             assertTrue(Files.readString(work.resolve("b/data/logs/server0.log"))
                     .contains("the receipts service's client could not be built"), "the cause is in the log file");
+        }
+        Path brokenMigration = work.resolve("broken-migration.war");
+        Deployments.hookstileWithTestHandler().addAsResource(new org.jboss.shrinkwrap.api.asset.StringAsset(
+                        "create tabel receipt (id bigint primary key);\n"), "db/handler-migration/V1__receipt.sql")
+                .as(ZipExporter.class).exportTo(brokenMigration.toFile(), true);
+        Files.createDirectories(work.resolve("c"));
+        try (var server = new ServerProcess(work.resolve("c"), brokenMigration)) {
+            server.with("HOOKSTILE_LOG_LEVEL", "warning");
+            assertEquals(1, server.startExpectingExit(), read(server.output()));
+            String output = read(server.output());
+            assertTrue(output.contains("hookstile: not started: "), output);
+            assertTrue(output.contains("V1__receipt.sql"), "the migration is named on the console:\n" + output);
         }
     }
 
