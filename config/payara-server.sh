@@ -6,13 +6,16 @@
 #   config/payara-server.sh undeploy    the reverse
 #
 # A deployment the application refuses (a setting to fix: each is a line naming the environment variable and the
-# property) ends this script with exit status 2 and those lines; any other failed deployment with status 1.
+# property) ends this script with exit status 2 and those lines; any other failed deployment with status 1. Either
+# way hookstile-not-deployed.war takes its place, so that /health/ready answers 503 until a deploy succeeds.
 #
 # Environment:
 #   PAYARA_HOME           the Payara Server installation (bin/asadmin)                              required
 #   ASADMIN_OPTIONS       asadmin's own options, e.g. "--port 4848 --user admin --passwordfile pw"   none
 #   HOOKSTILE_EAR         the application                       default: <repo>/ear/target/hookstile.ear
 #   HOOKSTILE_RAR         the ActiveMQ Classic resource adapter  default: <repo>/config/target/runtime/activemq-rar.rar
+#   HOOKSTILE_NOT_DEPLOYED_WAR  deployed when the EAR's deployment fails (a readiness check DOWN)
+#                         default: <repo>/config/target/runtime/hookstile-not-deployed.war
 #   HOOKSTILE_BROKER_URL  an external ActiveMQ broker (failover:(tcp://a:61616,tcp://b:61616)); unset: a persistent
 #                         broker embedded in the adapter, its store under HOOKSTILE_BROKER_DIR
 #   HOOKSTILE_BROKER_DIR  the embedded broker's directory (its KahaDB store)    required without HOOKSTILE_BROKER_URL
@@ -34,6 +37,9 @@ source "$repo/config/urls.sh"
 : "${PAYARA_HOME:?set PAYARA_HOME to the Payara Server installation}"
 ear=${HOOKSTILE_EAR:-$repo/ear/target/hookstile.ear}
 rar=${HOOKSTILE_RAR:-$repo/config/target/runtime/activemq-rar.rar}
+# Deployed in Hookstile's place when its deployment fails: a readiness check that is DOWN, since the server's own
+# /health/ready answers UP with no checks when no application is deployed (dev.hookstile.notdeployed.NotDeployed).
+placeholder=${HOOKSTILE_NOT_DEPLOYED_WAR:-$repo/config/target/runtime/hookstile-not-deployed.war}
 # The adapter's name: the application's connection factory, queue and MDBs name it (ContainerResources).
 adapter=activemq-rar
 
@@ -79,9 +85,17 @@ deploy() {
     asadmin deploy --force=true --type rar --name "$adapter" "$rar"
     # A refused setting fails the deployment with one line per setting to fix (dev.hookstile.start.boundary.
     # SettingsValidation), inside asadmin's report of it: shown alone, as ./hookstile shows them, with exit status 2.
+    asadmin undeploy hookstile-not-deployed >/dev/null 2>&1 || true
     local output status=0
     output=$(asadmin deploy --force=true --name hookstile "$ear" 2>&1) || status=$?
     if (( status != 0 )); then
+        # A failed --force deployment leaves no Hookstile: the instance must not look ready to a load balancer.
+        if asadmin deploy --force=true --name hookstile-not-deployed --contextroot /hookstile-not-deployed \
+                "$placeholder" >/dev/null 2>&1; then
+            say "/health/ready answers 503 (check hookstile DOWN) until a deploy succeeds"
+        else
+            say "WARNING: $placeholder could not be deployed: /health/ready may answer UP without Hookstile"
+        fi
         local refused
         refused=$(printf '%s\n' "$output" | sed -e 's/\. Please see server\.log for more details\.$//' \
             | grep -E '^[A-Z][A-Z0-9_]* \([A-Za-z0-9][A-Za-z0-9._-]*\): ' | awk '!seen[$0]++' || true)
@@ -100,6 +114,7 @@ deploy() {
 }
 
 undeploy() {
+    asadmin undeploy hookstile-not-deployed >/dev/null 2>&1 || true
     asadmin undeploy hookstile || true
     asadmin undeploy "$adapter" || true
     asadmin delete-resource-adapter-config "$adapter" || true

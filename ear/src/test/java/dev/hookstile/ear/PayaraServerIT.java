@@ -94,9 +94,8 @@ class PayaraServerIT {
         String admin = String.valueOf(PORT_BASE + 48);
         asadmin("--port", admin, "create-system-properties", "hookstile.sources.pay.provider=strype");
         refusedDeploy = DomainCommands.runAllowingFailure(script, System.getProperty("hookstile.it.script"), "deploy");
-        // What the server's own readiness answers with no Hookstile deployed (docs/deployment.md says it).
-        System.out.println("/health/ready without the application: " + send(HttpRequest.newBuilder(
-                URI.create(BASE + "health/ready")).timeout(Duration.ofSeconds(10))).body());
+        readyWhileRefused = send(HttpRequest.newBuilder(URI.create(BASE + "health/ready"))
+                .timeout(Duration.ofSeconds(10)));
         asadmin("--port", admin, "delete-system-property", "hookstile.sources.pay.provider");
         run(script, System.getProperty("hookstile.it.script"), "deploy");
         awaitReady();
@@ -104,6 +103,16 @@ class PayaraServerIT {
 
     /** What {@code payara-server.sh deploy} answered with a provider misspelt, before the deployment that works. */
     private static DomainCommands.Ran refusedDeploy;
+    /** {@code /health/ready} after that refusal. */
+    private static HttpResponse<String> readyWhileRefused;
+
+    @Test
+    void aRefusedDeploymentLeavesTheInstanceNotReadyUntilADeploySucceeds() {
+        assertEquals(503, readyWhileRefused.statusCode(), readyWhileRefused.body());
+        assertTrue(readyWhileRefused.body().contains("\"name\":\"hookstile\",\"status\":\"DOWN\""),
+                readyWhileRefused.body());
+        // The deployment that worked took the placeholder away: awaitReady saw 200 before any test ran.
+    }
 
     @Test
     void aMisspeltProviderEndsTheDeployScriptWithStatus2AndALineNamingTheSetting() {
