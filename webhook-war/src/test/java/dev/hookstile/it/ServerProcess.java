@@ -149,6 +149,9 @@ public final class ServerProcess implements AutoCloseable {
         // Every line on the console, as the log file has it: the tests read the server's output, and a failure's
         // report shows it whole. A test of the quiet start sets its own level.
         env.put("HOOKSTILE_LOG_LEVEL", "info");
+        // Each test runs a WAR of its own: an archive of its classes would be written at its first stop (about ten
+        // seconds) and never used again. StartIT turns it on where it is the subject.
+        env.put("HOOKSTILE_CDS", "off");
         env.putAll(environment);
     }
 
@@ -222,6 +225,11 @@ public final class ServerProcess implements AutoCloseable {
             }
         }
         return dump;
+    }
+
+    /** The server JVM's command line (the launcher replaces itself with it). */
+    public java.util.List<String> commandLine() {
+        return process.toHandle().info().arguments().map(java.util.List::of).orElse(java.util.List.of());
     }
 
     public boolean isAlive() {

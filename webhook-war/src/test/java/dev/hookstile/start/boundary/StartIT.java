@@ -143,6 +143,28 @@ class StartIT {
         }
     }
 
+    @Test
+    void theFirstStopWritesTheClassArchiveThatTheNextStartMaps(@TempDir Path work) throws IOException {
+        try (var server = new ServerProcess(work, Deployments.exportTo(work.resolve("hookstile.war")))) {
+            server.with("HOOKSTILE_CDS", "on");
+            server.start();
+            String written = server.commandLine().stream().filter(a -> a.startsWith("-XX:ArchiveClassesAtExit="))
+                    .findFirst().orElseThrow(() -> new AssertionError("no archive asked for: " + server.commandLine()))
+                    .substring("-XX:ArchiveClassesAtExit=".length());
+            assertTrue(server.stop(), "SIGTERM stops the server, the archive written");
+            assertTrue(Files.size(Path.of(written)) > 10_000_000, written);
+
+            server.start();
+            String mapped = server.commandLine().stream().filter(a -> a.startsWith("-XX:SharedArchiveFile="))
+                    .findFirst().orElseThrow(() -> new AssertionError("no archive mapped: " + server.commandLine()))
+                    .substring("-XX:SharedArchiveFile=".length());
+            assertEquals(written.substring(0, written.indexOf(".new.")), mapped);
+            assertTrue(Files.exists(Path.of(mapped)) && !Files.exists(Path.of(written)), "checked and renamed");
+            assertTrue(server.stop());
+            Files.deleteIfExists(Path.of(mapped));
+        }
+    }
+
     private static String awaitReadyLine(ServerProcess server) throws IOException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         String output = read(server.output());
