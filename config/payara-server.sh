@@ -21,6 +21,8 @@
 #   HOOKSTILE_BROKER_DIR  the embedded broker's directory (its KahaDB store)    required without HOOKSTILE_BROKER_URL
 #   HOOKSTILE_BROKER_USER, HOOKSTILE_BROKER_PASSWORD (or HOOKSTILE_BROKER_PASSWORD_FILE)
 #                         the external broker's credentials, for the resource adapter
+#   HOOKSTILE_JDBC_DRIVER the PostgreSQL driver jar installed as a library of the domain
+#                                                                             default: the one in the EAR's lib/
 #   HOOKSTILE_BROKER_SEND_TIMEOUT_MS
 #                         with an external broker: the bound on every wait for it, added to the adapter's ServerUrl
 #                         as ./hookstile adds it (config/urls.sh)                               default: 3000
@@ -51,9 +53,59 @@ say() { printf 'hookstile-payara-server: %s\n' "$*"; }
 # asadmin property values separate properties with ':' and need '\' before ':' and '=' inside a value.
 escape() { printf '%s' "$1" | sed -e 's/[:=]/\\&/g'; }
 
+# The PostgreSQL driver as a library of the domain (its lib/, the common class loader), the same jar as the EAR's.
+# In the EAR's lib/ alone, Payara's JDBC leak prevention initialises the driver again in the class loader it builds
+# for each deployment, where it registers itself in DriverManager for good: every redeploy would keep one more copy of
+# the application's libraries (RedeployIT). Loaded once by the domain, the EAR's copy is never loaded (its class
+# loaders ask their parent first). The common class loader reads lib/ when the domain starts: adding it restarts the
+# domain, once.
+install_driver() {
+    local jar=${HOOKSTILE_JDBC_DRIVER:-} work
+    if [[ -z $jar ]]; then
+        command -v unzip >/dev/null \
+            || { echo "unzip takes the JDBC driver out of $ear: install it, or set HOOKSTILE_JDBC_DRIVER" >&2; exit 1; }
+        local entry
+        entry=$(unzip -Z1 "$ear" | grep -E '^lib/(org\.postgresql-)?postgresql-[0-9][^/]*\.jar$' | head -n 1 || true)
+        [[ -n $entry ]] || { say "no PostgreSQL driver in $ear: none installed in the domain"; return 0; }
+        work=$(mktemp -d)
+        jar="$work/${entry#lib/}"
+        unzip -p "$ear" "$entry" > "$jar"
+    fi
+    [[ -f $jar ]] || { echo "no JDBC driver at $jar" >&2; exit 1; }
+    local name libraries
+    name=$(basename "$jar")
+    libraries=$(asadmin list-libraries)
+    if grep -qxF "$name" <<< "$libraries"; then
+        say "JDBC driver: $name, a library of the domain already"
+    else
+        # Another version of it, from an earlier release: one copy only on the common class path.
+        local old
+        for old in $(grep -E '^(org\.postgresql-)?postgresql-[0-9].*\.jar$' <<< "$libraries" || true); do
+            asadmin remove-library "$old"
+        done
+        asadmin add-library --type common "$jar"
+        restart_domain
+        say "JDBC driver: $name, added to the domain's libraries (the domain restarted)"
+    fi
+    [[ -z ${work:-} ]] || rm -rf "$work"
+}
+
+# restart-domain restarts the domain asadmin talks to only when told its name (or, remotely, its host): without
+# them it restarts (or starts) the local default domain.
+restart_domain() {
+    local location
+    location=$(asadmin __locations | head -n 1)
+    if [[ -d $location ]]; then
+        asadmin restart-domain --domaindir "$(dirname "$location")" "$(basename "$location")"
+    else
+        asadmin restart-domain
+    fi
+}
+
 deploy() {
     [[ -f "$ear" ]] || { echo "no EAR at $ear: build it with ./mvnw -DskipTests install" >&2; exit 1; }
     [[ -f "$rar" ]] || { echo "no resource adapter at $rar: build it with ./mvnw -DskipTests install" >&2; exit 1; }
+    install_driver
     local properties
     if [[ -n "${HOOKSTILE_BROKER_URL:-}" ]]; then
         # A hung broker must not hold request threads without bound, here as on Payara Micro.
@@ -123,5 +175,5 @@ undeploy() {
 case "${1:-}" in
     deploy) deploy ;;
     undeploy) undeploy ;;
-    *) sed -n '2,24p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,26p' "$0" >&2; exit 2 ;;
 esac

@@ -3,12 +3,15 @@ package dev.hookstile.broker;
 import java.io.File;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 
 import org.apache.activemq.broker.BrokerFactoryHandler;
 import org.apache.activemq.broker.BrokerPlugin;
 import org.apache.activemq.broker.BrokerService;
 import org.apache.activemq.plugin.StatisticsBrokerPlugin;
 import org.apache.activemq.store.kahadb.KahaDBPersistenceAdapter;
+import org.apache.activemq.store.kahadb.KahaDBStore;
 import org.apache.activemq.usage.SystemUsage;
 
 /**
@@ -25,6 +28,9 @@ import org.apache.activemq.usage.SystemUsage;
  * failing the send at once (ingest answers 503) instead of blocking it, no JMX, no advisories (every pooled producer's
  * creation and close would publish one nobody reads), no network connectors: the broker is reached in-VM only. The
  * statistics plugin answers the operator overview's question how many messages wait.
+ *
+ * <p>The store's two threads that live as long as the broker ({@code ConcurrentQueueStoreAndDispatch} and
+ * {@code ConcurrentTopicStoreAndDispatch}) are started with the store, not at the first send (see {@link Store}).
  */
 public class EmbeddedBroker implements BrokerFactoryHandler {
 
@@ -48,7 +54,12 @@ public class EmbeddedBroker implements BrokerFactoryHandler {
         // overview learns how many messages wait, without JMX and without browsing them (QueueDepth).
         broker.setPlugins(new BrokerPlugin[]{new StatisticsBrokerPlugin()});
 
-        KahaDBPersistenceAdapter store = new KahaDBPersistenceAdapter();
+        KahaDBPersistenceAdapter store = new KahaDBPersistenceAdapter() {
+            @Override
+            protected KahaDBStore createStore() {
+                return new Store();
+            }
+        };
         store.setDirectory(new File(directory, "kahadb"));
         store.setJournalMaxFileLength(JOURNAL_FILE_LENGTH);
         broker.setPersistenceAdapter(store);
@@ -59,6 +70,26 @@ public class EmbeddedBroker implements BrokerFactoryHandler {
         usage.getStoreUsage().setLimit(STORE_LIMIT);
         usage.getTempUsage().setLimit(TEMP_LIMIT);
         return broker;
+    }
+
+    /**
+     * KahaDB's store, its two executors' threads started with it. KahaDB starts them at the first send that needs
+     * them, and a new thread takes the context class loader of the thread that starts it: the first sender's, which on
+     * Payara Server is an application's (ingest's hand-off). The broker outlives the application (it lives in the
+     * resource adapter), so that thread kept the first deployment of the application, all its classes, for the life of
+     * the server, however often it was redeployed (RedeployIT). Started here, they take the resource adapter's.
+     */
+    static final class Store extends KahaDBStore {
+
+        @Override
+        public void doStart() throws Exception {
+            super.doStart();
+            for (ExecutorService executor : new ExecutorService[]{queueExecutor, topicExecutor}) {
+                if (executor instanceof ThreadPoolExecutor pool) {
+                    pool.prestartAllCoreThreads();
+                }
+            }
+        }
     }
 
     static File directory(URI uri) {

@@ -58,6 +58,37 @@ class EmbeddedBrokerTest {
         assertTrue(broker.isPersistent());
     }
 
+    /**
+     * The store's threads, which live as long as the broker, are there once it has started, with the context class
+     * loader of the thread that started it: not started by the first send, whose thread's class loader they would
+     * keep (on Payara Server an application's, through every redeploy: RedeployIT).
+     */
+    @Test
+    void theStoresLongLivedThreadsStartWithTheBrokerNotWithTheFirstSend() throws Exception {
+        ClassLoader starter = new java.net.URLClassLoader(new java.net.URL[0], getClass().getClassLoader());
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        Thread.currentThread().setContextClassLoader(starter);
+        BrokerService broker;
+        try {
+            broker = start();
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
+        try {
+            var storeThreads = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().endsWith("StoreAndDispatch"))
+                    .toList();
+            assertEquals(java.util.Set.of("ConcurrentQueueStoreAndDispatch", "ConcurrentTopicStoreAndDispatch"),
+                    storeThreads.stream().map(Thread::getName).collect(java.util.stream.Collectors.toSet()));
+            for (Thread thread : storeThreads) {
+                assertTrue(thread.getContextClassLoader() == starter, thread.getName());
+            }
+        } finally {
+            broker.stop();
+            broker.waitUntilStopped();
+        }
+    }
+
     @Test
     void aRelativeOrForeignUriIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> EmbeddedBroker.directory(URI.create("hookstile:broker")));

@@ -15,6 +15,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.resource.AdministeredObjectDefinition;
 import jakarta.resource.ConnectionFactoryDefinition;
+import jakarta.resource.ConnectionFactoryDefinitions;
 import jakarta.resource.spi.TransactionSupport;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -25,7 +26,7 @@ import javax.sql.DataSource;
 
 /**
  * Every container resource the application uses, defined and named in one place, the same way in both packagings
- * (the WAR on Payara Micro, the EAR on Payara Server): the two database pools, the connection factory of the
+ * (the WAR on Payara Micro, the EAR on Payara Server): the two database pools, the two connection factories of the
  * ActiveMQ resource adapter, and the event queue.
  *
  * <p>CDI beans receive them, and the persistence context, from the producers here rather than through
@@ -55,9 +56,13 @@ import javax.sql.DataSource;
         // connection due for validation as the database stopped answering waited the full 30 s (the partition
         // fault test). Here, creating a connection, validating it, waiting for a free one, and reading from it each
         // give up within a second, and the lookup is then skipped (the consumer's claim still deduplicates).
+        // Not transactional: the lookup reads outside any transaction, on a thread of the application's own; Payara
+        // keeps a transactional connection's record per such thread in its transaction manager, and never removes
+        // it, which kept every earlier deployment after a redeploy (RedeployIT).
         @DataSourceDefinition(
                 name = ContainerResources.LOOKUP_DATA_SOURCE,
                 className = "dev.hookstile.platform.control.ConfiguredDataSource",
+                transactional = false,
                 minPoolSize = 2,
                 maxPoolSize = 16,
                 maxIdleTime = 300,
@@ -70,13 +75,24 @@ import javax.sql.DataSource;
                         ContainerResources.ALL_REPLACED_ON_FAILURE
                 })
 })
-@ConnectionFactoryDefinition(
-        name = ContainerResources.CONNECTION_FACTORY,
-        interfaceName = "jakarta.jms.ConnectionFactory",
-        resourceAdapter = ContainerResources.RESOURCE_ADAPTER,
-        transactionSupport = TransactionSupport.TransactionSupportLevel.XATransaction,
-        minPoolSize = 2,
-        maxPoolSize = 64)
+@ConnectionFactoryDefinitions({
+        @ConnectionFactoryDefinition(
+                name = ContainerResources.CONNECTION_FACTORY,
+                interfaceName = "jakarta.jms.ConnectionFactory",
+                resourceAdapter = ContainerResources.RESOURCE_ADAPTER,
+                transactionSupport = TransactionSupport.TransactionSupportLevel.XATransaction,
+                minPoolSize = 2,
+                maxPoolSize = 64),
+        // Ingest's senders, on threads of the application's own and outside any transaction: for the same reason as the
+        // lookup's pool, a connection factory without transactions.
+        @ConnectionFactoryDefinition(
+                name = ContainerResources.HAND_OFF_CONNECTION_FACTORY,
+                interfaceName = "jakarta.jms.ConnectionFactory",
+                resourceAdapter = ContainerResources.RESOURCE_ADAPTER,
+                transactionSupport = TransactionSupport.TransactionSupportLevel.NoTransaction,
+                minPoolSize = 1,
+                maxPoolSize = 16)
+})
 @AdministeredObjectDefinition(
         name = ContainerResources.QUEUE,
         interfaceName = "jakarta.jms.Queue",
@@ -109,6 +125,8 @@ public class ContainerResources {
     /** The same database, pooled apart for ingest's duplicate lookup, with every wait bounded by about a second. */
     public static final String LOOKUP_DATA_SOURCE = "java:app/jdbc/hookstile-lookup";
     public static final String CONNECTION_FACTORY = "java:app/jms/hookstile/ConnectionFactory";
+    /** The same broker, for ingest's hand-off: no transactions (see its definition). */
+    public static final String HAND_OFF_CONNECTION_FACTORY = "java:app/jms/hookstile/HandOffConnectionFactory";
     public static final String QUEUE = "java:app/jms/hookstile/EventQueue";
 
     // Both pools: a pooled connection that died with a database restart is replaced before use, instead of costing a
@@ -133,6 +151,12 @@ public class ContainerResources {
     public @interface LookupDatabase {
     }
 
+    /** The connection factory of ingest's hand-off, without transactions. */
+    @Qualifier
+    @Retention(RetentionPolicy.RUNTIME)
+    public @interface HandOff {
+    }
+
     /** The persistence unit of {@code META-INF/persistence.xml}; the statements of every component run through it. */
     public static final String PERSISTENCE_UNIT = "hookstile";
 
@@ -147,6 +171,9 @@ public class ContainerResources {
 
     @Resource(lookup = CONNECTION_FACTORY)
     ConnectionFactory connectionFactory;
+
+    @Resource(lookup = HAND_OFF_CONNECTION_FACTORY)
+    ConnectionFactory handOffConnectionFactory;
 
     @Resource(lookup = QUEUE)
     Queue queue;
@@ -187,6 +214,12 @@ public class ContainerResources {
     @Produces
     public ConnectionFactory connectionFactory() {
         return connectionFactory;
+    }
+
+    @Produces
+    @HandOff
+    public ConnectionFactory handOffConnectionFactory() {
+        return handOffConnectionFactory;
     }
 
     @Produces

@@ -81,6 +81,11 @@ public class EventQueue {
     @Inject
     ConnectionFactory factory;
 
+    /** The senders' (see ContainerResources.HAND_OFF_CONNECTION_FACTORY): outside any transaction. */
+    @Inject
+    @ContainerResources.HandOff
+    ConnectionFactory handOffFactory;
+
     @Inject
     Queue queue;
 
@@ -297,7 +302,7 @@ public class EventQueue {
             var events = new ArrayList<Outgoing>(part.getValue().size());
             part.getValue().forEach(handOff -> events.add(handOff.event()));
             try {
-                sendNow(part.getKey(), events, Message.DEFAULT_PRIORITY);
+                sendNow(handOffFactory, part.getKey(), events, Message.DEFAULT_PRIORITY);
                 messages.sent();
             } catch (HandOffFailure e) {
                 part.getValue().forEach(handOff -> handOff.result().completeExceptionally(
@@ -356,12 +361,13 @@ public class EventQueue {
      * @param headersJson the retained headers as recorded
      */
     public void resend(Outgoing event) throws HandOffFailure {
-        sendNow(queueOf(event), List.of(event), REPLAY_PRIORITY);
+        sendNow(factory, queueOf(event), List.of(event), REPLAY_PRIORITY);
     }
 
-    private void sendNow(String queueName, List<Outgoing> events, int priority) throws HandOffFailure {
+    private void sendNow(ConnectionFactory through, String queueName, List<Outgoing> events, int priority)
+            throws HandOffFailure {
         boolean ordered = !ContainerResources.QUEUE_NAME.equals(queueName);
-        try (Connection connection = factory.createConnection();
+        try (Connection connection = through.createConnection();
              Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              MessageProducer producer = session.createProducer(ordered ? session.createQueue(queueName) : queue)) {
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);
