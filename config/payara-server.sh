@@ -135,6 +135,10 @@ deploy() {
     asadmin delete-resource-adapter-config "$adapter" >/dev/null 2>&1 || true
     asadmin create-resource-adapter-config --property "$properties" "$adapter"
     asadmin deploy --force=true --type rar --name "$adapter" "$rar"
+    # Payara's JTS resync thread starts with the first recovery and keeps the context class loader of the thread that
+    # starts it for the life of the server: started here, from an admin command, it holds no deployment of Hookstile
+    # (started by the application's first transaction, it kept the first deployment's class loaders: RedeployIT).
+    asadmin recover-transactions server >/dev/null 2>&1 || true
     # A refused setting fails the deployment with one line per setting to fix (dev.hookstile.start.boundary.
     # SettingsValidation), inside asadmin's report of it: shown alone, as ./hookstile shows them, with exit status 2.
     asadmin undeploy hookstile-not-deployed >/dev/null 2>&1 || true
