@@ -434,7 +434,7 @@ public class Sources implements SettingsCheck {
     }
 
     static String envName(String property) {
-        return property.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
+        return SettingsCheck.variable(property);
     }
 
     public Optional<Source> find(String name) {
