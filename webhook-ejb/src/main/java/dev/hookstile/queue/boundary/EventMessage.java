@@ -1,6 +1,7 @@
 package dev.hookstile.queue.boundary;
 
 import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.queue.control.HeadersJson;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -193,6 +194,10 @@ public final class EventMessage {
     }
 
     private static Map<String, String> parseHeaders(String json) {
+        Map<String, String> flat = HeadersJson.parse(json);
+        if (flat != null) {
+            return flat;
+        }
         JsonObject object;
         try (var reader = READERS.createReader(new StringReader(json))) {
             object = reader.readObject();

@@ -3,10 +3,6 @@ package dev.hookstile.receive.boundary;
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
 import dev.hookstile.ingest.boundary.Ingest;
 import dev.hookstile.ingest.boundary.Receipt;
-
-import dev.hookstile.ingest.boundary.DeliveryMetrics;
-import dev.hookstile.ingest.boundary.Ingest;
-import dev.hookstile.ingest.boundary.Receipt;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.web.boundary.Problems;
 import dev.hookstile.source.Answer;
@@ -16,19 +12,18 @@ import dev.hookstile.queue.boundary.HandOffFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.spi.JsonProvider;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
-import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.logging.Level;
@@ -55,17 +50,23 @@ public class WebhooksResource {
     @Inject
     DeliveryMetrics metrics;
 
+    /**
+     * One parameter besides the source, the request itself: Jersey resolves each {@code @Context} parameter through
+     * its injection manager on every request, and an entity parameter through a reader lookup; with the headers, the
+     * address, the body and a servlet request separately that was a twentieth of the server's CPU per new event
+     * (profiled, docs/benchmarks.md). A property set here is a servlet request attribute (Jersey's servlet container),
+     * which {@link BodyBuffer} reads.
+     */
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Response receive(@PathParam("source") String source, @Context HttpHeaders headers,
-                            @Context UriInfo uri, @Context HttpServletRequest request, InputStream body) {
+    public Response receive(@PathParam("source") String source, @Context ContainerRequestContext request) {
         try {
-            Receipt receipt = ingest.receive(source, headers::getHeaderString, uri.getRequestUri().toString(),
-                    headers.getLength(), body);
+            Receipt receipt = ingest.receive(source, request::getHeaderString,
+                    request.getUriInfo().getRequestUri().toString(), request.getLength(), request.getEntityStream());
             if (receipt.answer() != null) {
                 return answer(receipt.answer());
             }
-            request.setAttribute(BodyBuffer.ANSWERED, receipt.duplicate()
+            request.setProperty(BodyBuffer.ANSWERED, receipt.duplicate()
                     ? DeliveryMetrics.Answered.DUPLICATE : DeliveryMetrics.Answered.ACCEPTED);
             return Response.status(receipt.duplicate() ? Response.Status.OK : Response.Status.ACCEPTED)
                     .type(MediaType.APPLICATION_JSON_TYPE)
@@ -115,7 +116,12 @@ public class WebhooksResource {
         return Response.status(answer.status()).type(answer.mediaType()).entity(answer.body()).build();
     }
 
-    private static String json(Receipt receipt) {
+    /**
+     * The answer's body as bytes: Jersey writes a {@code String} entity through a new {@code OutputStreamWriter},
+     * whose encoder allocates an 8 KB buffer for every answer (a twentieth of what a new event allocated, profiled
+     * with JFR in docs/benchmarks.md); a {@code byte[]} is written as it is.
+     */
+    private static byte[] json(Receipt receipt) {
         var json = JSON.createObjectBuilder()
                 .add("status", receipt.status())
                 .add("source", receipt.source())
@@ -126,6 +132,6 @@ public class WebhooksResource {
                     .add("eventId", e.eventId()).add("status", e.status())));
             json.add("events", events);
         }
-        return json.build().toString();
+        return json.build().toString().getBytes(StandardCharsets.UTF_8);
     }
 }
