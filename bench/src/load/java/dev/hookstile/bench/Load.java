@@ -64,6 +64,8 @@ public final class Load {
               --prefix P         id prefix (random, e.g. 3f9a1c2e-); ids are <prefix><counter>
               --id ID            dup: the one id (<prefix>dup)
               --timeout-ms T     socket connect and read timeout (30000)
+              --slow-ms S        also print, on stderr after the run, each recorded request slower than S ms:
+                                 SLOW due=<ms after the first request was due> ms=<latency> at=<when it was due, UTC>
               --help
 
             output: a progress line per second on stderr (t=<s> rate=<answers in that second> ...), then ONE line
@@ -105,6 +107,7 @@ public final class Load {
         String prefix;
         String id;
         int timeoutMs = 30_000;
+        double slowMs;
     }
 
     static Options parse(String[] args) {
@@ -148,6 +151,7 @@ public final class Load {
                     case "prefix" -> o.prefix = value;
                     case "id" -> o.id = value;
                     case "timeout-ms" -> o.timeoutMs = Integer.parseInt(value);
+                    case "slow-ms" -> o.slowMs = Double.parseDouble(value);
                     default -> usage("unknown option --" + name);
                 }
             } catch (NumberFormatException e) {
@@ -235,6 +239,7 @@ public final class Load {
 
     Load(Options o) {
         this.o = o;
+        slowNanos = (long) (o.slowMs * 1e6);
     }
 
     String nextId() {
@@ -360,6 +365,7 @@ public final class Load {
         });
         Totals totals = totals();
         totals.errors += unsent.sum();
+        printSlow();
         return result(cpu0, totals) + " offered=" + fmt(o.rate, 1) + " scheduled=" + (total - warmupRequests)
                 + " unsent=" + unsent.sum() + " prefix=" + o.prefix;
     }
@@ -483,6 +489,9 @@ public final class Load {
     static final class Stats {
         long[] latencies = new long[1 << 14];
         int n;
+        /** Requests slower than --slow-ms: their due time and latency, in pairs. */
+        long[] slow = new long[0];
+        int slowCount;
         long s200, s202, s2xx, other, errors, lastEnd;
         int errorsPrinted;
         final Map<Integer, Long> otherCodes = new TreeMap<>();
@@ -493,6 +502,14 @@ public final class Load {
             }
             latencies[n++] = latency;
             lastEnd = end;
+            if (slowNanos > 0 && latency > slowNanos) {
+                if (2 * slowCount + 2 > slow.length) {
+                    slow = Arrays.copyOf(slow, Math.max(64, slow.length * 2));
+                }
+                slow[2 * slowCount] = end - latency;
+                slow[2 * slowCount + 1] = latency;
+                slowCount++;
+            }
             if (status >= 200 && status < 300) {
                 s2xx++;
                 if (status == 200) {
@@ -504,6 +521,25 @@ public final class Load {
                 other++;
                 otherCodes.merge(status, 1L, Long::sum);
             }
+        }
+    }
+
+    /** --slow-ms in nanoseconds, 0 for off; set once before the workers start. */
+    static volatile long slowNanos;
+
+    /** The timeline of the tail: when each slow request was due, in order. */
+    void printSlow() {
+        var slow = new ArrayList<long[]>();
+        for (Stats s : allStats) {
+            for (int i = 0; i < s.slowCount; i++) {
+                slow.add(new long[]{s.slow[2 * i], s.slow[2 * i + 1]});
+            }
+        }
+        slow.sort((a, b) -> Long.compare(a[0], b[0]));
+        for (long[] request : slow) {
+            long epochMs = System.currentTimeMillis() - (System.nanoTime() - request[0]) / 1_000_000;
+            System.err.println("SLOW due=" + fmt((request[0] - t0) / 1e6, 1) + " ms=" + fmt(request[1] / 1e6, 2)
+                    + " at=" + java.time.Instant.ofEpochMilli(epochMs));
         }
     }
 
