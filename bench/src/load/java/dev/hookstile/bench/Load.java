@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -539,7 +540,7 @@ public final class Load {
         for (long[] request : slow) {
             long epochMs = System.currentTimeMillis() - (System.nanoTime() - request[0]) / 1_000_000;
             System.err.println("SLOW due=" + fmt((request[0] - t0) / 1e6, 1) + " ms=" + fmt(request[1] / 1e6, 2)
-                    + " at=" + java.time.Instant.ofEpochMilli(epochMs));
+                    + " at=" + Instant.ofEpochMilli(epochMs));
         }
     }
 
