@@ -1,5 +1,6 @@
 package dev.hookstile.ingest;
 
+import dev.hookstile.platform.boundary.OwnThreads;
 import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 
@@ -187,11 +188,7 @@ public final class RequestBody {
     }
 
     private static ScheduledThreadPoolExecutor watchdogs() {
-        var executor = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread thread = new Thread(task, "hookstile-body-watchdog");
-            thread.setDaemon(true);
-            return thread;
-        });
+        var executor = new ScheduledThreadPoolExecutor(1, OwnThreads.named("hookstile-body-watchdog"));
         executor.setRemoveOnCancelPolicy(true);
         return executor;
     }

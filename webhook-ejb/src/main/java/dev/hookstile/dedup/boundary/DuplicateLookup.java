@@ -2,8 +2,9 @@ package dev.hookstile.dedup.boundary;
 
 import dev.hookstile.events.boundary.RecordedKeys;
 import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.platform.boundary.OwnThreads;
 import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -14,8 +15,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -62,13 +63,13 @@ public class DuplicateLookup {
     DataSource dataSource;
 
     @Inject
-    ManagedThreadFactory threads;
+    ContextService context;
 
     private volatile long skipUntil = System.nanoTime();
     private volatile boolean healthy = true;
     /** A lookup is under way on the lookup's thread (at most one ever is). */
     private final AtomicBoolean busy = new AtomicBoolean();
-    private ExecutorService worker;
+    private ThreadPoolExecutor worker;
 
     /**
      * Which of these events of one source the database positively knows, in one query; the others are unknown, or
@@ -90,6 +91,9 @@ public class DuplicateLookup {
             worker().execute(() -> {
                 try {
                     answer.complete(lookUp(source, eventIds));
+                } catch (Throwable e) {
+                    // Kept from the pool: a worker that died would be replaced on the asking thread (see start).
+                    answer.completeExceptionally(e);
                 } finally {
                     busy.set(false);
                 }
@@ -113,14 +117,18 @@ public class DuplicateLookup {
         }
     }
 
-    private synchronized ExecutorService worker() {
+    /**
+     * Makes the lookup's thread now, on the calling thread (a request's), where the application's context certainly
+     * is: not later on the thread that asks.
+     */
+    public void start() {
+        worker().prestartCoreThread();
+    }
+
+    private synchronized ThreadPoolExecutor worker() {
         if (worker == null) {
-            worker = Executors.newSingleThreadExecutor(task -> {
-                Thread thread = threads.newThread(task);
-                thread.setName("hookstile-duplicate-lookup");
-                thread.setDaemon(true);
-                return thread;
-            });
+            worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                    OwnThreads.withContext(context, "hookstile-duplicate-lookup"));
         }
         return worker;
     }

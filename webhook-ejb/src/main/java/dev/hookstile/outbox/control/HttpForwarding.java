@@ -1,6 +1,7 @@
 package dev.hookstile.outbox.control;
 
 import dev.hookstile.platform.Redacted;
+import dev.hookstile.platform.boundary.OwnThreads;
 import dev.hookstile.source.Destination;
 
 import javax.crypto.Mac;
@@ -19,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One forwarding request: the event's original body, POSTed with {@code Idempotency-Key: <source>:<eventId>} (stable
@@ -67,12 +67,7 @@ public final class HttpForwarding implements AutoCloseable {
     private volatile HttpClient client;
 
     public HttpForwarding() {
-        var numbers = new AtomicInteger();
-        threads = Executors.newCachedThreadPool(task -> {
-            Thread thread = new Thread(task, "hookstile-forwarding-" + numbers.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        threads = Executors.newCachedThreadPool(OwnThreads.numbered("hookstile-forwarding"));
         client = HttpClient.newBuilder()
                 .connectTimeout(TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER)

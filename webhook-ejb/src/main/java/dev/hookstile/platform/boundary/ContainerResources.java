@@ -6,7 +6,7 @@ import jakarta.annotation.Resource;
 import jakarta.annotation.sql.DataSourceDefinition;
 import jakarta.annotation.sql.DataSourceDefinitions;
 import jakarta.ejb.Singleton;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Qualifier;
 import jakarta.jms.ConnectionFactory;
@@ -178,9 +178,12 @@ public class ContainerResources {
     @Resource(lookup = QUEUE)
     Queue queue;
 
-    /** The platform's default, for threads of the application's own that need its context (ingest's senders). */
-    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
-    ManagedThreadFactory threads;
+    /**
+     * The platform's default, for threads of the application's own that need its context (ingest's senders):
+     * {@link OwnThreads#withContext}, not a managed thread factory's threads, which keep the context when they end.
+     */
+    @Resource(lookup = "java:comp/DefaultContextService")
+    ContextService context;
 
     /** Whether the database is the embedded one: a single process, and SQL without PostgreSQL's locking clauses. */
     public static boolean embeddedDatabase() {
@@ -228,7 +231,7 @@ public class ContainerResources {
     }
 
     @Produces
-    public ManagedThreadFactory threads() {
-        return threads;
+    public ContextService context() {
+        return context;
     }
 }

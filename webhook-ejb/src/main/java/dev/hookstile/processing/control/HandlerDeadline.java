@@ -1,6 +1,7 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.api.TransientFailure;
+import dev.hookstile.platform.boundary.OwnThreads;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,11 +33,7 @@ class HandlerDeadline {
 
     @PostConstruct
     void start() {
-        timer = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "hookstile-handler-deadline");
-            thread.setDaemon(true);
-            return thread;
-        });
+        timer = new ScheduledThreadPoolExecutor(1, OwnThreads.named("hookstile-handler-deadline"));
         timer.setRemoveOnCancelPolicy(true);
     }
 

@@ -2,10 +2,11 @@ package dev.hookstile.queue.boundary;
 
 import dev.hookstile.dedup.boundary.DuplicateLookup;
 import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.platform.boundary.OwnThreads;
 import dev.hookstile.queue.boundary.EventMessage.Outgoing;
 import dev.hookstile.queue.control.SentMessages;
 import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.BytesMessage;
@@ -96,7 +97,7 @@ public class EventQueue {
     SentMessages messages;
 
     @Inject
-    ManagedThreadFactory threads;
+    ContextService context;
 
     /** The most events in one message. 1 sends every event alone, as before the hand-off was grouped. */
     @Inject
@@ -141,6 +142,8 @@ public class EventQueue {
             return;
         }
         try {
+            // Every thread of the hand-off is made here, on a request's thread, none later by a stage itself.
+            duplicates.start();
             start(this::lookUpWhileRunning, "hookstile-hand-off-lookup");
             for (int i = 1; i <= Math.max(1, senderCount); i++) {
                 start(this::sendWhileRunning, "hookstile-hand-off-" + i);
@@ -152,9 +155,7 @@ public class EventQueue {
     }
 
     private void start(Runnable stage, String name) {
-        Thread thread = threads.newThread(stage);
-        thread.setName(name);
-        thread.setDaemon(true);
+        Thread thread = OwnThreads.withContext(context, name).newThread(stage);
         thread.start();
         senders.add(thread);
     }

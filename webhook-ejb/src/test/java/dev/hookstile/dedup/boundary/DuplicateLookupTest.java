@@ -1,6 +1,7 @@
 package dev.hookstile.dedup.boundary;
 
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import dev.hookstile.platform.boundary.ContextServices;
+import jakarta.enterprise.concurrent.ContextService;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
@@ -12,12 +13,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 
@@ -53,6 +54,35 @@ class DuplicateLookupTest {
 
         assertEquals(Set.of("a", "c"), lookup.recordedAmong("gh", List.of("a", "b", "c", "d")));
         assertEquals(4, probes.get());
+    }
+
+    /**
+     * The lookup's thread is made by whoever starts it (the hand-off, on a request's thread), never by the hand-off's
+     * own lookup stage asking: a thread made there took its context from that stage.
+     */
+    @Test
+    void itsThreadIsMadeByWhoeverStartsItNotByWhoeverAsks() throws Exception {
+        var makers = new CopyOnWriteArrayList<String>();
+        var lookup = lookup(database(Duration.ZERO, new AtomicInteger(), Set.of("a")));
+        var none = lookup.context;
+        lookup.context = (ContextService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {ContextService.class},
+                (proxy, method, args) -> {
+                    makers.add(Thread.currentThread().getName());
+                    return method.invoke(none, args);
+                });
+        try {
+            lookup.start();
+            var asked = new AtomicReference<Set<String>>();
+            Thread stage = new Thread(() -> asked.set(lookup.recordedAmong("gh", List.of("a", "b"))), "stage");
+            stage.start();
+            stage.join(TimeUnit.SECONDS.toMillis(5));
+
+            assertEquals(Set.of("a"), asked.get());
+            assertEquals(List.of(Thread.currentThread().getName()), makers);
+        } finally {
+            lookup.stop();
+        }
     }
 
     /**
@@ -113,17 +143,7 @@ class DuplicateLookupTest {
     private static DuplicateLookup lookup(DataSource dataSource) {
         var lookup = new DuplicateLookup();
         lookup.dataSource = dataSource;
-        lookup.threads = new ManagedThreadFactory() {
-            @Override
-            public Thread newThread(Runnable task) {
-                return new Thread(task);
-            }
-
-            @Override
-            public ForkJoinWorkerThread newThread(ForkJoinPool pool) {
-                throw new UnsupportedOperationException();
-            }
-        };
+        lookup.context = ContextServices.none();
         return lookup;
     }
 

@@ -6,6 +6,7 @@ import dev.hookstile.ingest.BodyBudget;
 import dev.hookstile.ingest.RequestBody;
 import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Metrics;
+import dev.hookstile.platform.boundary.OwnThreads;
 import dev.hookstile.web.boundary.Problems;
 import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
@@ -332,11 +333,7 @@ public class BodyBuffer extends HttpFilter {
     }
 
     private static ScheduledThreadPoolExecutor deadlines() {
-        var executor = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread thread = new Thread(task, "hookstile-body-deadlines");
-            thread.setDaemon(true);
-            return thread;
-        });
+        var executor = new ScheduledThreadPoolExecutor(1, OwnThreads.named("hookstile-body-deadlines"));
         executor.setRemoveOnCancelPolicy(true);
         return executor;
     }
