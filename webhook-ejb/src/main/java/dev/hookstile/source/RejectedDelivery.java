@@ -7,6 +7,8 @@ package dev.hookstile.source;
 public class RejectedDelivery extends Exception {
 
     private final Rejection reason;
+    /** The body it came with, when it was read whole: for the SHA-256 kept of a refused delivery. */
+    private transient byte[] body;
 
     public RejectedDelivery(Rejection reason, String detail) {
         super(detail, null, false, false);
@@ -19,5 +21,16 @@ public class RejectedDelivery extends Exception {
 
     public String detail() {
         return getMessage();
+    }
+
+    /** The body as read whole, or {@code null}. */
+    public byte[] body() {
+        return body;
+    }
+
+    /** This refusal, noting the body it came with. */
+    public RejectedDelivery withBody(byte[] read) {
+        this.body = read;
+        return this;
     }
 }

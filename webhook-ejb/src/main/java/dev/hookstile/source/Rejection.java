@@ -45,4 +45,35 @@ public enum Rejection {
     public String title() {
         return title;
     }
+
+    /** What an operator could try when a sender's deliveries are refused for this reason. */
+    public String hint() {
+        return switch (this) {
+            case PAYLOAD_TOO_LARGE, TOO_MANY_FIELDS, TOO_MANY_EVENTS ->
+                    "the sender's bodies exceed the limits: raise HOOKSTILE_INGEST_MAX_BODY_BYTES (or the events "
+                            + "per delivery, HOOKSTILE_INGEST_MAX_EVENTS_PER_DELIVERY) if they are genuine";
+            case BODY_TIMEOUT -> "the body arrived too slowly: a slow link or proxy, or a client that stalls";
+            case BODY_BUFFERS_FULL -> "too many bodies in flight at once: a burst larger than the budget, or slow "
+                    + "senders holding it; the sender retries";
+            case UNKNOWN_SOURCE -> "no source has this name: is the URL in the sender's dashboard mistyped, or the "
+                    + "source not configured (HOOKSTILE_SOURCES_<NAME>_PROVIDER)?";
+            case METHOD_NOT_ALLOWED -> "deliveries are POSTed: is the sender configured with another method?";
+            case UNSUPPORTED_MEDIA_TYPE -> "the body's media type is not one this provider sends: a proxy that "
+                    + "rewrites Content-Type?";
+            case HANDSHAKE_REFUSED -> "the verification handshake's token did not match: compare the verify token "
+                    + "with the sender's";
+            case MISSING_SIGNATURE -> "no signature header: is this sender signing, and does a proxy strip the header?";
+            case MALFORMED_SIGNATURE -> "the signature header is not in the provider's format: is the source's "
+                    + "provider the sender's?";
+            case INVALID_SIGNATURE -> "the signature matched none of the source's secrets: was the secret rotated, "
+                    + "or does a proxy re-encode the body?";
+            case INVALID_TIMESTAMP -> "the signature's timestamp cannot be read: is the source's provider the sender's?";
+            case TIMESTAMP_OUT_OF_TOLERANCE -> "the signed time is too far from this server's clock: is either clock "
+                    + "off, or are old deliveries being replayed?";
+            case MISSING_EVENT_ID, INVALID_EVENT_ID, INVALID_EVENT_TYPE -> "the delivery lacks a usable event id or "
+                    + "type: is the source's provider the sender's?";
+            case INVALID_PAYLOAD -> "the body cannot be read as this provider's: a proxy that re-encodes it, or "
+                    + "another provider's deliveries?";
+        };
+    }
 }

@@ -5,6 +5,8 @@ import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Family;
 import dev.hookstile.metrics.boundary.Histogram;
 import dev.hookstile.metrics.boundary.Metrics;
+import dev.hookstile.refusal.Refusal;
+import dev.hookstile.refusal.boundary.RefusalLog;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
@@ -16,6 +18,7 @@ import jakarta.inject.Inject;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Counts what ingest answers, for {@code GET /metrics}: refused deliveries by reason
@@ -36,7 +39,7 @@ import java.util.Map;
 public class DeliveryMetrics {
 
     /** The bucket source of refusals no configured source can be named for: not a name a source can have. */
-    public static final String OTHER = "_other";
+    public static final String OTHER = RefusalLog.OTHER;
 
     /** What an answer was, for the ack histogram. */
     public enum Answered {
@@ -50,6 +53,9 @@ public class DeliveryMetrics {
 
     @Inject
     Sources sources;
+
+    @Inject
+    RefusalLog refusals;
 
     private final Tally tally = new Tally();
 
@@ -108,17 +114,17 @@ public class DeliveryMetrics {
         unavailable.labels(BROKER_UNAVAILABLE).inc();
     }
 
-    /** A delivery refused before its source was known (or for no configured source). */
-    public void rejected(Rejection reason) {
-        count(reason);
-        tally.count(OTHER, Tally.Outcome.REJECTED, System.currentTimeMillis());
-    }
-
-    /** A delivery to the source named in its path refused; counted under that source if it is configured. */
-    public void rejected(String sourceName, Rejection reason) {
+    /**
+     * A delivery to the source named in its path refused; counted under that source if it is configured, and kept
+     * as an example of its reason when it is one of the minute's first ({@link RefusalLog}).
+     *
+     * @param example builds what is kept of the request, called only if it is kept
+     */
+    public void rejected(String sourceName, Rejection reason, Supplier<Refusal> example) {
         count(reason);
         String source = sourceName != null && sources.find(sourceName).isPresent() ? sourceName : OTHER;
         tally.count(source, Tally.Outcome.REJECTED, System.currentTimeMillis());
+        refusals.refused(source, reason, example);
     }
 
     private void count(Rejection reason) {

@@ -80,6 +80,8 @@ public class Ingest {
         byte[] payload = RequestBody.read(body, declaredLength, maxBodyBytes, deadline, budget);
         try {
             return accept(source, headers, url, payload);
+        } catch (RejectedDelivery refused) {
+            throw refused.withBody(payload);
         } finally {
             // However the request ends (accepted, refused, the broker failing), its bytes leave the budget.
             budget.give(payload.length);

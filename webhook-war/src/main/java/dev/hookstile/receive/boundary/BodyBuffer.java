@@ -8,6 +8,7 @@ import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.platform.boundary.OwnThreads;
 import dev.hookstile.web.boundary.Problems;
+import dev.hookstile.web.boundary.RefusedRequests;
 import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.boundary.Sources;
@@ -136,7 +137,7 @@ public class BodyBuffer extends HttpFilter {
             try {
                 byte[] body = (byte[]) request.getAttribute(BODY);
                 if (operator && collector != null && collector.size > OPERATOR_MAX_BYTES) {
-                    refused(true, request, Rejection.PAYLOAD_TOO_LARGE);
+                    refused(true, request, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
                     refuse(request, response, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
                     return;
                 }
@@ -191,14 +192,16 @@ public class BodyBuffer extends HttpFilter {
     }
 
     /** Counts a refused body: a delivery's under its source, an operator request's apart from deliveries. */
-    private void refused(boolean operator, HttpServletRequest request, Rejection reason) {
+    private void refused(boolean operator, HttpServletRequest request, Rejection reason, String detail) {
         if (operator) {
             Counter counter = operatorRefused.get(reason);
             if (counter != null) {
                 counter.inc();
             }
         } else {
-            metrics.rejected(sourceName(request), reason);
+            String source = sourceName(request);
+            // The body was not read whole: its declared size is kept, no hash.
+            metrics.rejected(source, reason, RefusedRequests.of(request, source, reason, detail, null));
         }
     }
 
@@ -220,7 +223,7 @@ public class BodyBuffer extends HttpFilter {
             throws IOException, ServletException {
         boolean operator = operator(request);
         if (operator && request.getContentLengthLong() > OPERATOR_MAX_BYTES) {
-            refused(true, request, Rejection.PAYLOAD_TOO_LARGE);
+            refused(true, request, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
             refuse(request, response, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
             return;
         }
@@ -265,9 +268,10 @@ public class BodyBuffer extends HttpFilter {
     private void readBlocking(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
                               long declared) throws IOException, ServletException {
         if (!READERS.tryAcquire()) {
-            refused(operator(request), request, Rejection.BODY_BUFFERS_FULL);
-            refuse(request, response, Rejection.BODY_BUFFERS_FULL, "too many request bodies are still arriving"
-                    + " on connections offering a protocol upgrade; nothing was accepted, retry later");
+            String detail = "too many request bodies are still arriving on connections offering a protocol"
+                    + " upgrade; nothing was accepted, retry later";
+            refused(operator(request), request, Rejection.BODY_BUFFERS_FULL, detail);
+            refuse(request, response, Rejection.BODY_BUFFERS_FULL, detail);
             return;
         }
         BodyBudget budget = limits.budget();
@@ -276,7 +280,7 @@ public class BodyBuffer extends HttpFilter {
             body = RequestBody.read(request.getInputStream(), declared, maxBytes(operator(request), limits),
                     RequestBody.Deadline.in(limits.timeoutSeconds()), budget);
         } catch (RejectedDelivery rejected) {
-            refused(operator(request), request, rejected.reason());
+            refused(operator(request), request, rejected.reason(), rejected.detail());
             refuse(request, response, rejected.reason(), rejected.detail());
             return;
         } finally {
@@ -440,7 +444,7 @@ public class BodyBuffer extends HttpFilter {
             share.close();
             body = NO_BODY;
             try {
-                refused(operator, request, reason);
+                refused(operator, request, reason, detail);
                 refuse(request, (HttpServletResponse) async.getResponse(), reason, detail);
             } finally {
                 async.complete();

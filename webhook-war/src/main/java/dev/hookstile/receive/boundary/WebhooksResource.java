@@ -5,6 +5,7 @@ import dev.hookstile.ingest.boundary.Ingest;
 import dev.hookstile.ingest.boundary.Receipt;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.web.boundary.Problems;
+import dev.hookstile.web.boundary.RefusedRequests;
 import dev.hookstile.source.Answer;
 import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
@@ -12,6 +13,7 @@ import dev.hookstile.queue.boundary.HandOffFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.spi.JsonProvider;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -49,6 +51,10 @@ public class WebhooksResource {
 
     @Inject
     DeliveryMetrics metrics;
+
+    /** The request as the container has it, for what is kept of a refused one (its peer address); a proxy. */
+    @Context
+    HttpServletRequest servletRequest;
 
     /**
      * One parameter besides the source, the request itself: Jersey resolves each {@code @Context} parameter through
@@ -95,7 +101,8 @@ public class WebhooksResource {
 
     private Response refuse(String source, RejectedDelivery rejected) {
         var reason = rejected.reason();
-        metrics.rejected(source, reason);
+        metrics.rejected(source, reason, RefusedRequests.of(servletRequest, source, reason, rejected.detail(),
+                rejected.body()));
         // The source and the detail come from the request (an unknown source is any path segment).
         LogFields.of(LogFields.SOURCE, source).and("rejection", reason.slug()).log(LOG, Level.FINE,
                 () -> "Refused a delivery to " + LogFields.quoted(source) + ": " + reason.slug() + " "

@@ -3,6 +3,7 @@ package dev.hookstile.web.boundary;
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
 import dev.hookstile.source.Rejection;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
@@ -22,6 +23,9 @@ public class WebApplicationProblems implements ExceptionMapper<WebApplicationExc
     @Context
     UriInfo uri;
 
+    @Context
+    HttpServletRequest request;
+
     @Inject
     DeliveryMetrics metrics;
 
@@ -39,7 +43,8 @@ public class WebApplicationProblems implements ExceptionMapper<WebApplicationExc
         };
         String path = uri == null ? null : uri.getPath();
         if (path != null && path.startsWith("webhooks")) {
-            countRefusedDelivery(path.startsWith("webhooks/") ? path.substring("webhooks/".length()) : null, status);
+            countRefusedDelivery(path.startsWith("webhooks/") ? path.substring("webhooks/".length()) : null, status,
+                    detail);
         }
         Response.ResponseBuilder problem = Problems.of(status, slug, title, detail, path == null ? null : "/" + path);
         original.getHeaders().forEach((name, values) -> {
@@ -52,14 +57,16 @@ public class WebApplicationProblems implements ExceptionMapper<WebApplicationExc
 
     // A sender's mistake the runtime caught before our code ran is still a refused delivery, counted by reason.
     // Under its source for the overview when the path names a configured one (DeliveryMetrics checks).
-    private void countRefusedDelivery(String source, int status) {
-        switch (status) {
-            case 405 -> metrics.rejected(source, Rejection.METHOD_NOT_ALLOWED);
-            case 415 -> metrics.rejected(source, Rejection.UNSUPPORTED_MEDIA_TYPE);
-            case 413 -> metrics.rejected(source, Rejection.PAYLOAD_TOO_LARGE);
-            default -> {
-                // not a delivery problem of the sender's (404 for a path outside /webhooks/{source} never gets here)
-            }
+    private void countRefusedDelivery(String source, int status, String detail) {
+        Rejection reason = switch (status) {
+            case 405 -> Rejection.METHOD_NOT_ALLOWED;
+            case 415 -> Rejection.UNSUPPORTED_MEDIA_TYPE;
+            case 413 -> Rejection.PAYLOAD_TOO_LARGE;
+            // not a delivery problem of the sender's (404 for a path outside /webhooks/{source} never gets here)
+            default -> null;
+        };
+        if (reason != null) {
+            metrics.rejected(source, reason, RefusedRequests.of(request, source, reason, detail, null));
         }
     }
 

@@ -1,0 +1,97 @@
+package dev.hookstile.refusal;
+
+import dev.hookstile.source.Rejection;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * A refused delivery as kept for the operator: what the sender sent around the body, never a signature's or a
+ * secret's value, and the body only as its size and SHA-256.
+ *
+ * @param id            the row's key, {@code 0} before it is written
+ * @param at            when it was refused
+ * @param source        the source named in the path, as sent (cut to {@link #MAX_SOURCE}, control characters
+ *                      replaced): an unknown source is any name a sender made up
+ * @param reason        the problem type's last segment ({@code invalid-signature})
+ * @param status        the status answered
+ * @param detail        the answer's detail: what was wrong
+ * @param remoteAddress the connection's peer address (a proxy's, behind one)
+ * @param headers       the request's headers, lower-cased, secret-looking values replaced
+ * @param bodySize      the body's size as read or declared, {@code -1} when unknown
+ * @param bodySha256    the SHA-256 of the body as read, hex, or {@code null} when it was not read whole
+ */
+public record Refusal(long id, Instant at, String source, String reason, int status, String detail,
+                      String remoteAddress, Map<String, String> headers, long bodySize, String bodySha256) {
+
+    public static final int MAX_SOURCE = 63;
+    public static final int MAX_DETAIL = 1000;
+    public static final int MAX_ADDRESS = 64;
+    static final int MAX_HEADERS = 40;
+    static final int MAX_NAME = 64;
+    static final int MAX_VALUE = 200;
+    static final String REDACTED = "[redacted]";
+    /**
+     * Header names whose values may carry a signature, a credential or a session: every provider's signature header
+     * ({@code x-hub-signature-256}, {@code stripe-signature}, {@code x-shopify-hmac-sha256}, {@code webhook-signature},
+     * ...), {@code authorization}, cookies, API keys and tokens.
+     */
+    private static final Pattern SECRET_LOOKING = Pattern.compile(
+            "(?i).*(signature|hmac|auth|token|secret|cookie|key|password|credential|session).*");
+
+    /**
+     * The example of a refusal, from what the request carried: names and values bounded, secret-looking values
+     * replaced, the body reduced to its size and SHA-256.
+     *
+     * @param headerNames the request's header names
+     * @param header      a header's first value by name
+     * @param bodySize    the body's size as read, or as declared when it was not read ({@code -1}: unknown)
+     * @param body        the body as read whole, or {@code null}
+     */
+    public static Refusal example(Instant at, String source, Rejection reason, String detail, String remoteAddress,
+                                  Iterable<String> headerNames, Function<String, String> header, long bodySize,
+                                  byte[] body) {
+        var headers = new LinkedHashMap<String, String>();
+        for (String name : headerNames) {
+            if (headers.size() == MAX_HEADERS) {
+                break;
+            }
+            String key = cut(name.toLowerCase(Locale.ROOT), MAX_NAME);
+            String value = header.apply(name);
+            if (value != null && !headers.containsKey(key)) {
+                headers.put(key, SECRET_LOOKING.matcher(key).matches() ? REDACTED : cut(value, MAX_VALUE));
+            }
+        }
+        return new Refusal(0, at, printable(source == null ? "" : source, MAX_SOURCE), reason.slug(),
+                reason.status(), cut(detail == null ? reason.title() : detail, MAX_DETAIL),
+                remoteAddress == null ? null : cut(remoteAddress, MAX_ADDRESS), Collections.unmodifiableMap(headers),
+                body != null ? body.length : bodySize, body == null ? null : sha256(body));
+    }
+
+    private static String cut(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max);
+    }
+
+    /** Cut, and every control character a '?': the name is shown where a line break must not start a new line. */
+    private static String printable(String text, int max) {
+        var out = new StringBuilder(Math.min(text.length(), max));
+        text.codePoints().limit(max).forEach(c -> out.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        return cut(out.toString(), max);
+    }
+
+    private static String sha256(byte[] body) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.hookstile.web.boundary;
+
+import dev.hookstile.refusal.Refusal;
+import dev.hookstile.source.Rejection;
+import jakarta.servlet.http.HttpServletRequest;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.function.Supplier;
+
+/** What is kept of a refused delivery's request, built only when the refusal log keeps it as an example. */
+public final class RefusedRequests {
+
+    private RefusedRequests() {
+    }
+
+    /**
+     * @param body the body as read whole, or {@code null} (then its declared size is kept, without a hash)
+     */
+    public static Supplier<Refusal> of(HttpServletRequest request, String source, Rejection reason, String detail,
+                                       byte[] body) {
+        Instant at = Instant.now();
+        return () -> Refusal.example(at, source, reason, detail, request.getRemoteAddr(),
+                Collections.list(request.getHeaderNames()), request::getHeader, request.getContentLengthLong(), body);
+    }
+}
