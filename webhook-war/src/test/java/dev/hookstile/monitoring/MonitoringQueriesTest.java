@@ -33,6 +33,7 @@ class MonitoringQueriesTest {
 
     static {
         counter("hookstile_deliveries_rejected", Map.of("reason", ANY));
+        counter("hookstile_deliveries_rejected_by_source", Map.of("source", ANY));
         counter("hookstile_events_accepted", Map.of("source", ANY));
         counter("hookstile_events_duplicate", Map.of("source", ANY));
         counter("hookstile_ingest_unavailable", Map.of("reason", ANY));
@@ -102,7 +103,7 @@ class MonitoringQueriesTest {
     @Test
     void findsEveryQueryOfTheDashboardAndTheAlertRules() {
         List<MonitoringQueries.Rule> rules = MonitoringQueries.alertRules();
-        assertEquals(10, rules.size(), () -> rules.stream().map(MonitoringQueries.Rule::name).toList().toString());
+        assertEquals(11, rules.size(), () -> rules.stream().map(MonitoringQueries.Rule::name).toList().toString());
         assertEquals(List.of(), rules.stream().filter(rule -> metricNames(rule.expression()).isEmpty())
                 .map(MonitoringQueries.Rule::name).toList(), "rules whose expression was not found");
         List<MonitoringQueries.Query> queries = MonitoringQueries.dashboardQueries();

@@ -22,7 +22,8 @@ import java.util.function.Supplier;
 
 /**
  * Counts what ingest answers, for {@code GET /metrics}: refused deliveries by reason
- * ({@code hookstile_deliveries_rejected_total{reason="invalid-signature"}}), accepted and duplicate events by source,
+ * ({@code hookstile_deliveries_rejected_total{reason="invalid-signature"}}) and by source
+ * ({@code hookstile_deliveries_rejected_by_source_total{source}}), accepted and duplicate events by source,
  * answers {@code 503} by reason, and how long each answer took ({@code hookstile_ingest_ack_seconds{outcome}}). The
  * messages that carried the accepted ones to the queue are the queue's count ({@code EventQueue}).
  *
@@ -61,6 +62,7 @@ public class DeliveryMetrics {
 
     private final Map<Rejection, Counter> rejected = new EnumMap<>(Rejection.class);
     private final Map<Answered, Histogram> acks = new EnumMap<>(Answered.class);
+    private Family<Counter> rejectedBySource;
     private Family<Counter> accepted;
     private Family<Counter> duplicate;
     private Family<Counter> unavailable;
@@ -77,6 +79,9 @@ public class DeliveryMetrics {
         for (Rejection reason : Rejection.values()) {
             rejected.put(reason, rejectedFamily.labels(reason.slug()));
         }
+        rejectedBySource = metrics.counter("hookstile_deliveries_rejected_by_source_total",
+                "Deliveries refused, by the configured source they named (" + OTHER + ": any other name)", "source");
+        rejectedBySource.labels(OTHER);
         accepted = metrics.counter("hookstile_events_accepted_total",
                 "Events queued durably for processing, by source", "source");
         duplicate = metrics.counter("hookstile_events_duplicate_total",
@@ -85,6 +90,7 @@ public class DeliveryMetrics {
                 "Deliveries answered 503 (nothing accepted; the sender retries), by the problem type's last segment",
                 "reason");
         for (Source source : sources.all()) {
+            rejectedBySource.labels(source.name());
             accepted.labels(source.name());
             duplicate.labels(source.name());
         }
@@ -124,6 +130,7 @@ public class DeliveryMetrics {
         count(reason);
         String source = sourceName != null && sources.find(sourceName).isPresent() ? sourceName : OTHER;
         tally.count(source, Tally.Outcome.REJECTED, System.currentTimeMillis());
+        rejectedBySource.labels(source).inc();
         refusals.refused(source, reason, example);
     }
 

@@ -39,6 +39,7 @@ class RejectionsIT extends DeployedHookstile {
         String delivery = UUID.randomUUID().toString();
         String hostile = "<script>alert('x')</script> \"quoted\"";
         String body = "{\"zen\":\"" + delivery + "\"}";
+        long refusedBefore = refusedBySource("gh");
         HttpResponse<String> refused = webhooks.send(webhooks.github(delivery, "ping", body, "not-the-secret")
                 .header("X-Note", hostile)
                 .header("Authorization", "Bearer sender-credential"));
@@ -48,6 +49,7 @@ class RejectionsIT extends DeployedHookstile {
         JsonObject kept = awaitKept("?source=gh&reason=invalid-signature",
                 rejection -> delivery.equals(rejection.getJsonObject("headers").getString("x-github-delivery", "")));
 
+        assertEquals(refusedBefore + 1, refusedBySource("gh"), "hookstile_deliveries_rejected_by_source_total");
         assertEquals("gh", kept.getString("source"));
         assertEquals(401, kept.getInt("status"));
         assertFalse(kept.getString("detail").isBlank());
@@ -143,6 +145,14 @@ class RejectionsIT extends DeployedHookstile {
             sleep();
         }
         return fail("not counted within 20 s: " + last);
+    }
+
+    private long refusedBySource(String source) {
+        return webhooks.get("metrics").body().lines()
+                .filter(line -> line.startsWith("hookstile_deliveries_rejected_by_source_total{")
+                        && line.contains("source=\"" + source + "\""))
+                .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     private static byte[] hmacOf(String body) throws Exception {
