@@ -7,6 +7,7 @@ import { Overview } from './pages/overview.js';
 import { Events } from './pages/events.js';
 import { EventPage } from './pages/event.js';
 import { Dead } from './pages/dead.js';
+import { Refused } from './pages/refused.js';
 import { Forwardings } from './pages/forwardings.js';
 import { Sources } from './pages/sources.js';
 
@@ -14,6 +15,7 @@ const PAGES = [
     { path: 'overview', title: 'Overview' },
     { path: 'events', title: 'Events' },
     { path: 'dead', title: 'Dead events' },
+    { path: 'refused', title: 'Refused' },
     { path: 'forwardings', title: 'Forwardings' },
     { path: 'sources', title: 'Sources' },
 ];
@@ -144,6 +146,7 @@ function Page({ route }) {
     }
     if (first === 'events') return html`<${Events} params=${route.params} />`;
     if (first === 'dead') return html`<${Dead} params=${route.params} />`;
+    if (first === 'refused') return html`<${Refused} params=${route.params} />`;
     if (first === 'forwardings') return html`<${Forwardings} params=${route.params} />`;
     if (first === 'sources') return html`<${Sources} />`;
     return html`<section><h1>Not found</h1><p>No console page is called “${T(first)}”.

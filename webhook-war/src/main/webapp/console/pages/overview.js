@@ -89,10 +89,12 @@ function Chart({ data, source }) {
     </section>`;
 }
 
-function Outcomes({ counts, limit }) {
+function Outcomes({ counts, limit, source }) {
     const c = counts || {};
     return html`<span class="outcomes"><span title="accepted">${count(c.accepted, limit)}</span>${' / '}<span
-        title="duplicate">${count(c.duplicate, limit)}</span>${' / '}<span title="rejected">${count(c.rejected, limit)}</span></span>`;
+        title="duplicate">${count(c.duplicate, limit)}</span>${' / '}<a title="rejected"
+        href=${href(['refused'], source ? { source } : {})}
+        aria-label=${`Refused deliveries${source ? ' of ' + plain(source) : ''}`}>${count(c.rejected, limit)}</a></span>`;
 }
 
 function SourceTable({ data }) {
@@ -118,8 +120,8 @@ function SourceTable({ data }) {
                 return html`<tr key=${s.name}>
                     <th scope="row" class="id"><a href=${href(['events'], { source: s.name })}>${T(s.name)}</a></th>
                     <td>${T(s.provider)}</td>
-                    <td class="num"><${Outcomes} counts=${s.lastHour} limit=${limit} /></td>
-                    <td class="num"><${Outcomes} counts=${s.lastDay} limit=${limit} /></td>
+                    <td class="num"><${Outcomes} counts=${s.lastHour} limit=${limit} source=${s.name} /></td>
+                    <td class="num"><${Outcomes} counts=${s.lastDay} limit=${limit} source=${s.name} /></td>
                     <td class="num">
                         <a href=${href(['events'], { source: s.name, status: 'received' })}
                            aria-label=${`Queued events of ${plain(s.name)}`}>${count(waiting.queued, limit)}</a>${' / '}

@@ -289,6 +289,31 @@ class ConsoleIT extends DeployedHookstile {
     }
 
     @Test
+    void aRefusedDeliveryIsShownWithItsReasonAndTheFixAndNothingInItRuns() {
+        String delivery = "refused-" + run;
+        String image = "<img src=x onerror=window.__xss=4>";
+        assertEquals(401, webhooks.send(webhooks.github(delivery, "ping", "{}", "not-the-secret")
+                .header("X-Note", image)).statusCode());
+        signIn();
+
+        // The overview's rejected count of the source, last hour (the link's name says what it counts).
+        browser.await("the gh source's refused count", d -> d.findElements(
+                By.cssSelector("a[aria-label='Refused deliveries of gh']")).stream()
+                .filter(WebElement::isDisplayed).findFirst().orElse(null)).click();
+        browser.heading("Refused deliveries");
+        assertTrue(browser.currentUrl().endsWith("#/refused?source=gh"), browser.currentUrl());
+        browser.awaitText(delivery);
+        browser.awaitText(image);
+        browser.awaitText("was the secret rotated");
+        assertNothingRan("the refused deliveries");
+        assertFalse(browser.bodyText().contains("not-the-secret"));
+
+        browser.link("Refused").click();
+        browser.heading("Refused deliveries");
+        browser.awaitText("Invalid signature");
+    }
+
+    @Test
     void aDeadEventIsFoundOnTheDeadEventsPageReplayedAndSeenCompleted() {
         String id = "broken-" + run;
         send("it", id, "console.dead-" + run);

@@ -1,0 +1,107 @@
+import { html } from '../lib.js';
+import { api } from '../api.js';
+import { go, href } from '../router.js';
+import { T, Time, bytesText } from '../text.js';
+import { Empty, ErrorNote, Loading, MoreButton, TextField, useDraft, useLoad, usePages } from '../components.js';
+
+const FILTERS = ['source', 'reason'];
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * Refused deliveries: every refusal of the last day by source and reason with the fix to try, and the examples kept
+ * (the first few of each source, reason and minute), newest first. Everything here came from a sender: shown as text.
+ */
+export function Refused({ params }) {
+    const [draft, field] = useDraft(params, FILTERS);
+    const query = { limit: 25 };
+    for (const name of FILTERS) if (params.get(name)) query[name] = params.get(name);
+    const since = new Date(Math.floor((Date.now() - DAY) / 60000) * 60000).toISOString();
+    const [summary] = useLoad((signal) => api('rejections/summary', { query: { since }, signal }), []);
+    const pages = usePages('rejections', 'rejections', query);
+    const apply = (event) => {
+        event.preventDefault();
+        go(href(['refused'], draft));
+    };
+    const filtered = FILTERS.some((name) => params.get(name));
+    const reasons = summary.data ? (summary.data.reasons || []).filter((r) =>
+        (!query.source || r.source === query.source || (r.example && r.example.source === query.source))
+        && (!query.reason || r.reason === query.reason)) : [];
+    return html`<section>
+        <h1>Refused deliveries</h1>
+        <p class="help">Deliveries answered with an error before any event was accepted: a wrong or rotated secret, a
+            proxy that changes the body, a clock that is off, a body over the limit, a mistyped source. Every one is
+            counted; the first few of each source, reason and minute are kept, without signatures, credentials or
+            the body.</p>
+        <form class="filters" onSubmit=${apply} aria-label="Refused delivery filters">
+            <${TextField} id="refused-source" label="Source (as sent)" value=${draft.source}
+                          onChange=${field('source')} />
+            <${TextField} id="refused-reason" label="Reason" value=${draft.reason} onChange=${field('reason')}
+                          placeholder="e.g. invalid-signature" />
+            <div class="actions">
+                <button type="submit" class="primary">Apply</button>
+                ${filtered ? html`<a class="button" href="#/refused">Clear filters</a>` : null}
+            </div>
+        </form>
+        <section aria-labelledby="refused-reasons-title">
+            <h2 id="refused-reasons-title">By reason, last 24 hours</h2>
+            ${summary.loading && !summary.data ? html`<${Loading} what="the refusals by reason" />`
+                : summary.error ? html`<${ErrorNote} error=${summary.error} what="The refusals by reason" />`
+                    : reasons.length ? html`<ul class="groups">${reasons.map((r) => html`<li key=${r.source + ' ' + r.reason}>
+                        <${Reason} reason=${r} /></li>`)}</ul>`
+                        : html`<${Empty}>No delivery was refused in the last 24 hours${filtered ? ' for these filters' : ''}.</${Empty}>`}
+        </section>
+        <section aria-labelledby="refused-list-title">
+            <h2 id="refused-list-title">Newest refused deliveries</h2>
+            ${pages.loading && !pages.data ? html`<${Loading} what="the refused deliveries" />`
+                : pages.error ? html`<${ErrorNote} error=${pages.error} what="The refused deliveries" />`
+                    : pages.data.items.length ? html`<${RefusedTable} refusals=${pages.data.items} />
+                        <${MoreButton} pages=${pages} />`
+                        : html`<${Empty}>No refused delivery kept${filtered ? ' matches these filters' : ''}.</${Empty}>`}
+        </section>
+    </section>`;
+}
+
+function Reason({ reason }) {
+    const other = reason.source === '_other';
+    return html`<div class="group">
+        <p class="group-text"><strong>${Number(reason.refused).toLocaleString()} refused</strong>: ${T(reason.title)}${' '}
+            <span class="muted">(${T(reason.reason)}, ${reason.status})</span>
+            <br /><span class="muted">source</span> <span class="id">${other ? 'names no source has' : T(reason.source)}</span>
+            ${reason.example ? html`${' · '}<span class="muted">last</span> <${Time} at=${reason.example.at} relative=${true} />` : null}</p>
+        ${reason.hint ? html`<p class="hint">Try: ${T(reason.hint)}</p>` : null}
+        ${reason.example ? html`<p class="message">${T(reason.example.detail)}</p>` : null}
+        <div class="actions">
+            <a class="button" href=${href(['refused'], { source: other ? '' : reason.source, reason: reason.reason })}>
+                Show examples</a>
+        </div>
+    </div>`;
+}
+
+function RefusedTable({ refusals }) {
+    return html`<div class="table-wrap"><table class="list">
+        <caption class="visually-hidden">Refused deliveries, newest first</caption>
+        <thead><tr>
+            <th scope="col">Refused</th><th scope="col">Source</th><th scope="col">Reason</th>
+            <th scope="col" class="num">Status</th><th scope="col">Detail</th><th scope="col">From</th>
+            <th scope="col">Body</th><th scope="col">Headers</th>
+        </tr></thead>
+        <tbody>${refusals.map((r) => html`<tr key=${r.id}>
+            <td><${Time} at=${r.at} /></td>
+            <td class="id">${T(r.source)}</td>
+            <td>${T(r.reason)}</td>
+            <td class="num">${r.status}</td>
+            <td class="message">${T(r.detail)}</td>
+            <td class="id">${r.remoteAddress ? T(r.remoteAddress) : html`<span class="muted">unknown</span>`}</td>
+            <td>${r.bodySize >= 0 ? bytesText(r.bodySize) : html`<span class="muted">unknown</span>`}${r.bodySha256
+                ? html`<br /><span class="id muted" title="SHA-256 of the body">${r.bodySha256.slice(0, 16)}…</span>` : null}</td>
+            <td><${Headers} headers=${r.headers || {}} /></td>
+        </tr>`)}</tbody>
+    </table></div>`;
+}
+
+function Headers({ headers }) {
+    const names = Object.keys(headers);
+    if (!names.length) return html`<span class="muted">none</span>`;
+    return html`<dl class="headers">${names.map((name) => html`<div key=${name}>
+        <dt class="id">${T(name)}</dt><dd class="id">${T(headers[name])}</dd></div>`)}</dl>`;
+}
