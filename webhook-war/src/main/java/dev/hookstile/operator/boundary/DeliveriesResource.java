@@ -45,7 +45,7 @@ public class DeliveriesResource {
                     QueryParameters.eventId(eventId), QueryParameters.text("status", status, QueryParameters.MAX_TEXT),
                     QueryParameters.text("type", type, QueryParameters.MAX_TEXT),
                     QueryParameters.instant("since", since), QueryParameters.instant("until", until),
-                    cursor(after), QueryParameters.limit(limit, 50, ForwardingQuery.MAX_LIMIT));
+                    QueryParameters.cursor(after), QueryParameters.limit(limit, 50, ForwardingQuery.MAX_LIMIT));
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/deliveries").build();
         }
@@ -57,7 +57,7 @@ public class DeliveriesResource {
     @GET
     @Path("{id}")
     public Response detail(@PathParam("id") String id) {
-        Long key = id(id);
+        Long key = QueryParameters.id(id);
         return key == null ? notFound(id) : deliveries.find(key)
                 .map(delivery -> Response.ok(View.of(delivery)).build())
                 .orElseGet(() -> notFound(id));
@@ -66,7 +66,7 @@ public class DeliveriesResource {
     @POST
     @Path("{id}/replay")
     public Response replay(@PathParam("id") String id) {
-        Long key = id(id);
+        Long key = QueryParameters.id(id);
         if (key == null) {
             return notFound(id);
         }
@@ -113,29 +113,6 @@ public class DeliveriesResource {
 
     /** The answer to a replay: the delivery is pending again. */
     public record Pending(String status, long id) {
-    }
-
-    /** A delivery id, or {@code null} for anything that cannot be one. */
-    private static Long id(String value) {
-        if (value == null || value.isEmpty() || value.length() > 19 || !value.chars().allMatch(Character::isDigit)) {
-            return null;
-        }
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    private static Long cursor(String after) {
-        if (after == null || after.isBlank()) {
-            return null;
-        }
-        Long id = id(after.trim());
-        if (id == null) {
-            throw new IllegalArgumentException("'after' is not a cursor this API returned");
-        }
-        return id;
     }
 
     private static Response notFound(String id) {

@@ -98,4 +98,28 @@ final class QueryParameters {
         }
         return eventId;
     }
+
+    /** A row id (a delivery's, a refused delivery's), or {@code null} for anything that cannot be one. */
+    static Long id(String value) {
+        if (value == null || value.isEmpty() || value.length() > 19 || !value.chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The {@code after} cursor of a keyset page: a row id this API returned, or {@code null}. */
+    static Long cursor(String after) {
+        if (after == null || after.isBlank()) {
+            return null;
+        }
+        Long id = id(after.trim());
+        if (id == null) {
+            throw new IllegalArgumentException("'after' is not a cursor this API returned");
+        }
+        return id;
+    }
 }

@@ -50,7 +50,7 @@ public class RejectionsResource {
         try {
             query = new RefusalQuery(QueryParameters.text("source", source, QueryParameters.MAX_SOURCE),
                     reason(reason), QueryParameters.instant("since", since), QueryParameters.instant("until", until),
-                    cursor(after), QueryParameters.limit(limit, 50, RefusalQuery.MAX_LIMIT));
+                    QueryParameters.cursor(after), QueryParameters.limit(limit, 50, RefusalQuery.MAX_LIMIT));
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/rejections").build();
         }
@@ -62,7 +62,7 @@ public class RejectionsResource {
     @GET
     @Path("{id}")
     public Response detail(@PathParam("id") String id) {
-        Long key = id(id);
+        Long key = QueryParameters.id(id);
         Optional<Refusal> found = key == null ? Optional.empty() : refused.find(key);
         return found.map(refusal -> Response.ok(View.of(refusal)).build())
                 .orElseGet(() -> Problems.of(404, "rejection-not-found", "Refused delivery not found",
@@ -136,23 +136,5 @@ public class RejectionsResource {
                     + "invalid-signature");
         }
         return slug;
-    }
-
-    private static Long id(String value) {
-        if (value == null || value.isEmpty() || value.length() > 18 || !value.chars().allMatch(Character::isDigit)) {
-            return null;
-        }
-        return Long.parseLong(value);
-    }
-
-    private static Long cursor(String after) {
-        if (after == null || after.isBlank()) {
-            return null;
-        }
-        Long id = id(after.trim());
-        if (id == null) {
-            throw new IllegalArgumentException("'after' is not a cursor this API returned");
-        }
-        return id;
     }
 }

@@ -19,8 +19,8 @@ public final class RefusedRequests {
      */
     public static Supplier<Refusal> of(HttpServletRequest request, String source, Rejection reason, String detail,
                                        byte[] body) {
-        Instant at = Instant.now();
-        return () -> Refusal.example(at, source, reason, detail, request.getRemoteAddr(),
+        // Called at once by the refusal log, and only for a refusal it keeps: a refusal not kept costs no clock read.
+        return () -> Refusal.example(Instant.now(), source, reason, detail, request.getRemoteAddr(),
                 Collections.list(request.getHeaderNames()), request::getHeader, request.getContentLengthLong(), body);
     }
 }
