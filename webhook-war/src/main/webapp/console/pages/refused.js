@@ -31,7 +31,7 @@ export function Refused({ params }) {
         <p class="help">Deliveries answered with an error before any event was accepted: a wrong or rotated secret, a
             proxy that changes the body, a clock that is off, a body over the limit, a mistyped source. Every one is
             counted; the first few of each source, reason and minute are kept, without signatures, credentials or
-            the body.</p>
+            the body. They appear here within a few seconds of the refusal.</p>
         <form class="filters" onSubmit=${apply} aria-label="Refused delivery filters">
             <${TextField} id="refused-source" label="Source (as sent)" value=${draft.source}
                           onChange=${field('source')} />

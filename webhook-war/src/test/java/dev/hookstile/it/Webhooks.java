@@ -218,6 +218,29 @@ public final class Webhooks {
         return fail("after " + timeout.toSeconds() + " s " + source + "/" + eventId + " is still " + last);
     }
 
+    /**
+     * Polls {@code GET /api/rejections} with this query until a kept refusal satisfies the condition: refusals are
+     * written in batches every few seconds, off the request's thread.
+     */
+    public JsonObject awaitRefusal(String query, Predicate<JsonObject> wanted) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        String last;
+        do {
+            HttpResponse<String> page = send(operator("api/rejections" + query).GET());
+            if (page.statusCode() != 200) {
+                fail("api/rejections answered " + page.statusCode() + ": " + page.body());
+            }
+            last = page.body();
+            var found = json(last).getJsonArray("rejections").getValuesAs(JsonObject.class).stream()
+                    .filter(wanted).findFirst();
+            if (found.isPresent()) {
+                return found.get();
+            }
+            sleep(Duration.ofMillis(100));
+        } while (System.nanoTime() < deadline);
+        return fail("not kept within 20 s: " + last);
+    }
+
     /** The server's count of deliveries refused for this reason ({@code hookstile_deliveries_rejected_total}). */
     public long rejections(String reason) {
         HttpResponse<String> metrics = get("metrics");

@@ -292,16 +292,19 @@ class ConsoleIT extends DeployedHookstile {
     void aRefusedDeliveryIsShownWithItsReasonAndTheFixAndNothingInItRuns() {
         String delivery = "refused-" + run;
         String image = "<img src=x onerror=window.__xss=4>";
-        assertEquals(401, webhooks.send(webhooks.github(delivery, "ping", "{}", "not-the-secret")
+        assertEquals(401, webhooks.send(webhooks.github("ghshown", delivery, "ping", "{}", "not-the-secret")
                 .header("X-Note", image)).statusCode());
+        // The count is immediate, the example is written within seconds: the page shows what is written.
+        webhooks.awaitRefusal("?source=ghshown", refusal -> delivery.equals(
+                refusal.getJsonObject("headers").getString("x-github-delivery", "")));
         signIn();
 
         // The overview's rejected count of the source, last hour (the link's name says what it counts).
-        browser.await("the gh source's refused count", d -> d.findElements(
-                By.cssSelector("a[aria-label='Refused deliveries of gh']")).stream()
+        browser.await("the ghshown source's refused count", d -> d.findElements(
+                By.cssSelector("a[aria-label='Refused deliveries of ghshown']")).stream()
                 .filter(WebElement::isDisplayed).findFirst().orElse(null)).click();
         browser.heading("Refused deliveries");
-        assertTrue(browser.currentUrl().endsWith("#/refused?source=gh"), browser.currentUrl());
+        assertTrue(browser.currentUrl().endsWith("#/refused?source=ghshown"), browser.currentUrl());
         browser.awaitText(delivery);
         browser.awaitText(image);
         browser.awaitText("was the secret rotated");

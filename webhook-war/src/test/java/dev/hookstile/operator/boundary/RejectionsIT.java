@@ -39,18 +39,18 @@ class RejectionsIT extends DeployedHookstile {
         String delivery = UUID.randomUUID().toString();
         String hostile = "<script>alert('x')</script> \"quoted\"";
         String body = "{\"zen\":\"" + delivery + "\"}";
-        long refusedBefore = refusedBySource("gh");
-        HttpResponse<String> refused = webhooks.send(webhooks.github(delivery, "ping", body, "not-the-secret")
+        long refusedBefore = refusedBySource("ghkept");
+        HttpResponse<String> refused = webhooks.send(webhooks.github("ghkept", delivery, "ping", body, "not-the-secret")
                 .header("X-Note", hostile)
                 .header("Authorization", "Bearer sender-credential"));
         assertEquals(401, refused.statusCode(), refused.body());
         String sentSignature = HexFormat.of().formatHex(hmacOf(body));
 
-        JsonObject kept = awaitKept("?source=gh&reason=invalid-signature",
+        JsonObject kept = webhooks.awaitRefusal("?source=ghkept&reason=invalid-signature",
                 rejection -> delivery.equals(rejection.getJsonObject("headers").getString("x-github-delivery", "")));
 
-        assertEquals(refusedBefore + 1, refusedBySource("gh"), "hookstile_deliveries_rejected_by_source_total");
-        assertEquals("gh", kept.getString("source"));
+        assertEquals(refusedBefore + 1, refusedBySource("ghkept"), "hookstile_deliveries_rejected_by_source_total");
+        assertEquals("ghkept", kept.getString("source"));
         assertEquals(401, kept.getInt("status"));
         assertFalse(kept.getString("detail").isBlank());
         JsonObject headers = kept.getJsonObject("headers");
@@ -76,7 +76,7 @@ class RejectionsIT extends DeployedHookstile {
         HttpResponse<String> refused = webhooks.send(webhooks.post(name, "{}"));
         assertEquals(404, refused.statusCode(), refused.body());
 
-        JsonObject kept = awaitKept("?source=" + name, rejection -> true);
+        JsonObject kept = webhooks.awaitRefusal("?source=" + name, rejection -> true);
         assertEquals("unknown-source", kept.getString("reason"));
         assertEquals(404, kept.getInt("status"));
 
@@ -110,23 +110,6 @@ class RejectionsIT extends DeployedHookstile {
                 .toList();
         assertFalse(kept.isEmpty(), "some examples kept");
         assertTrue(kept.size() <= 2 * EXAMPLES_PER_MINUTE, kept.size() + " examples kept of " + sent);
-    }
-
-    private JsonObject awaitKept(String query, Predicate<JsonObject> wanted) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            HttpResponse<String> page = webhooks.send(webhooks.operator("api/rejections" + query).GET());
-            assertEquals(200, page.statusCode(), page.body());
-            last = page.body();
-            var found = Webhooks.json(last).getJsonArray("rejections").getValuesAs(JsonObject.class).stream()
-                    .filter(wanted).findFirst();
-            if (found.isPresent()) {
-                return found.get();
-            }
-            sleep();
-        }
-        return fail("not kept within 20 s: " + last);
     }
 
     private JsonObject awaitSummary(Instant since, Predicate<JsonObject> wanted) {
