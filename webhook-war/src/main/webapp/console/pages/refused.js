@@ -1,4 +1,4 @@
-import { html } from '../lib.js';
+import { html, useState } from '../lib.js';
 import { api } from '../api.js';
 import { go, href } from '../router.js';
 import { T, Time, bytesText } from '../text.js';
@@ -30,8 +30,9 @@ export function Refused({ params }) {
         <h1>Refused deliveries</h1>
         <p class="help">Deliveries answered with an error before any event was accepted: a wrong or rotated secret, a
             proxy that changes the body, a clock that is off, a body over the limit, a mistyped source. Every one is
-            counted; the first few of each source, reason and minute are kept, without signatures, credentials or
-            the body. They appear here within a few seconds of the refusal.</p>
+            counted; the first few of each source, reason and minute are kept, without signatures or credentials,
+            and without the body unless the source keeps refused bodies. They appear here within a few seconds of
+            the refusal.</p>
         <form class="filters" onSubmit=${apply} aria-label="Refused delivery filters">
             <${TextField} id="refused-source" label="Source (as sent)" value=${draft.source}
                           onChange=${field('source')} />
@@ -93,10 +94,34 @@ function RefusedTable({ refusals }) {
             <td class="message">${T(r.detail)}</td>
             <td class="id">${r.remoteAddress ? T(r.remoteAddress) : html`<span class="muted">unknown</span>`}</td>
             <td>${r.bodySize >= 0 ? bytesText(r.bodySize) : html`<span class="muted">unknown</span>`}${r.bodySha256
-                ? html`<br /><span class="id muted" title="SHA-256 of the body">${r.bodySha256.slice(0, 16)}…</span>` : null}</td>
+                ? html`<br /><span class="id muted" title="SHA-256 of the body">${r.bodySha256.slice(0, 16)}…</span>` : null}
+                ${r.bodyKept ? html`<br /><${RefusedBody} id=${r.id} />` : null}</td>
             <td><${Headers} headers=${r.headers || {}} /></td>
         </tr>`)}</tbody>
     </table></div>`;
+}
+
+/** A kept refused body, fetched when asked for: a sender's bytes, shown as text only. */
+function RefusedBody({ id }) {
+    const [state, setState] = useState({ open: false, loading: false, data: null, error: null });
+    const show = async () => {
+        setState({ open: true, loading: true, data: null, error: null });
+        try {
+            const refusal = await api(`rejections/${encodeURIComponent(String(id))}`);
+            setState({ open: true, loading: false, data: refusal, error: null });
+        } catch (error) {
+            setState({ open: true, loading: false, data: null, error });
+        }
+    };
+    if (!state.open) return html`<button type="button" onClick=${show}>Show body</button>`;
+    if (state.loading) return html`<${Loading} what="the body" />`;
+    if (state.error) return html`<${ErrorNote} error=${state.error} what="The body" />`;
+    const refusal = state.data;
+    if (!refusal.bodyKept) return html`<span class="muted">no longer kept</span>`;
+    return html`<div class="refused-body">
+        <p class="help">As received${refusal.bodyTruncated ? ', its first 64 KiB' : ''}; never trusted.</p>
+        <pre class="payload" tabindex="0" aria-label="Refused body">${T(refusal.body, true)}</pre>
+    </div>`;
 }
 
 function Headers({ headers }) {

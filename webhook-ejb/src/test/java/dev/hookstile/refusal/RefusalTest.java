@@ -10,6 +10,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -55,17 +56,38 @@ class RefusalTest {
     }
 
     @Test
-    void theBodyIsKeptAsItsSizeAndHashOnly() throws Exception {
+    void withoutItsBodyAnExampleKeepsTheBodysSizeAndHashOnly() throws Exception {
         byte[] body = "{\"id\":\"evt_1\"}".getBytes(StandardCharsets.UTF_8);
 
-        Refusal read = example(Map.of(), body);
+        Refusal read = example(Map.of(), body).withoutBody();
         Refusal unread = example(Map.of(), null);
 
         assertEquals(body.length, read.bodySize());
         assertEquals(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body)), read.bodySha256());
+        assertNull(read.body());
+        assertFalse(read.bodyKept());
         assertEquals(42, unread.bodySize(), "the declared size when the body was not read");
         assertNull(unread.bodySha256());
-        assertFalse(read.toString().contains("evt_1"));
+        assertFalse(unread.bodyKept());
+    }
+
+    @Test
+    void aBodyIsKeptUpTo64KiBAndSaysWhenItWasCut() {
+        byte[] small = "{\"id\":\"evt_1\"}".getBytes(StandardCharsets.UTF_8);
+        byte[] large = new byte[Refusal.MAX_BODY + 10];
+        large[Refusal.MAX_BODY - 1] = 'x';
+
+        Refusal whole = example(Map.of(), small);
+        Refusal cut = example(Map.of(), large);
+
+        assertArrayEquals(small, whole.body());
+        assertFalse(whole.bodyTruncated());
+        assertEquals(Refusal.MAX_BODY, cut.body().length);
+        assertEquals('x', cut.body()[Refusal.MAX_BODY - 1]);
+        assertEquals(large.length, cut.bodySize(), "the size is the whole body's");
+        assertTrue(cut.bodyTruncated());
+        small[0] = '[';
+        assertEquals('{', whole.body()[0], "a copy, not the request's buffer");
     }
 
     private static Refusal example(Map<String, String> headers, byte[] body) {

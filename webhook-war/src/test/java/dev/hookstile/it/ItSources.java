@@ -59,9 +59,11 @@ public final class ItSources {
         // Retention below GitHub's redelivery window on purpose: RetentionIT checks it is raised to 3 days.
         source("ghbody", "github", GITHUB_SECRET, "body-dedup-window-seconds", "3600", "retention-days", "1");
         // Refused on purpose, each by one test only: only the first few refusals of a source, reason and minute are
-        // kept, and the other tests' floods of bad signatures to gh would use them up (RejectionsIT, ConsoleIT).
+        // kept, and the other tests' floods of bad signatures to gh would use them up (RejectionsIT, ConsoleIT). The last
+        // two keep refused bodies.
         source("ghkept", "github", GITHUB_SECRET);
-        source("ghshown", "github", GITHUB_SECRET);
+        source("ghshown", "github", GITHUB_SECRET, "keep-refused-bodies", "true");
+        source("ghbodies", "github", GITHUB_SECRET, "keep-refused-bodies", "true");
         source("pay", "stripe", STRIPE_SECRET, "tolerance-seconds", "300");
         source("shop", "shopify", SHOPIFY_SECRET);
         source("slack", "slack", SLACK_SECRET);

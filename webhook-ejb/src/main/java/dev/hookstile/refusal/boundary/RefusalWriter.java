@@ -36,7 +36,7 @@ import javax.sql.DataSource;
 /**
  * Writes what {@link RefusalLog} kept in memory every {@link #FLUSH} (examples and counts, one transaction), and
  * keeps the examples within {@code hookstile.refusals.keep-days} (7) and {@code hookstile.refusals.max-kept} (10,000),
- * the counts within the days. A write that fails (the database away) keeps the counts for the next one and the
+ * their bodies within {@code hookstile.refusals.max-kept-bodies} (1,000), the counts within the days. A write that fails (the database away) keeps the counts for the next one and the
  * examples while there is room in the log.
  */
 @Singleton
@@ -56,6 +56,11 @@ public class RefusalWriter {
     @Inject
     @ConfigProperty(name = "hookstile.refusals.max-kept", defaultValue = "10000")
     int maxKept;
+
+    /** At most 64 KiB each: the bodies kept take at most this many times that (64 MiB by default). */
+    @Inject
+    @ConfigProperty(name = "hookstile.refusals.max-kept-bodies", defaultValue = "1000")
+    int maxKeptBodies;
 
     @Inject
     RefusalLog log;
@@ -135,6 +140,11 @@ public class RefusalWriter {
                     } else {
                         insert.setString(9, example.bodySha256());
                     }
+                    if (example.body() == null) {
+                        insert.setNull(10, Types.BINARY);
+                    } else {
+                        insert.setBytes(10, example.body());
+                    }
                     insert.addBatch();
                 }
                 if (!examples.isEmpty()) {
@@ -184,6 +194,21 @@ public class RefusalWriter {
             try (PreparedStatement delete = connection.prepareStatement(RefusalStatements.DELETE_UP_TO)) {
                 delete.setLong(1, beyond);
                 delete.executeUpdate();
+            }
+        }
+        Long bodyBeyond = null;
+        try (PreparedStatement first = connection.prepareStatement(RefusalStatements.FIRST_BODY_BEYOND)) {
+            first.setInt(1, Math.max(0, maxKeptBodies));
+            try (ResultSet row = first.executeQuery()) {
+                if (row.next()) {
+                    bodyBeyond = row.getLong(1);
+                }
+            }
+        }
+        if (bodyBeyond != null) {
+            try (PreparedStatement drop = connection.prepareStatement(RefusalStatements.DROP_BODIES_UP_TO)) {
+                drop.setLong(1, bodyBeyond);
+                drop.executeUpdate();
             }
         }
     }

@@ -88,7 +88,7 @@ public class RefusedDeliveries {
     public Optional<Refusal> find(long id) {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement select = connection.prepareStatement(
-                     "SELECT " + RefusalStatements.COLUMNS + " FROM refused_delivery WHERE id = ?")) {
+                     "SELECT " + RefusalStatements.COLUMNS_WITH_BODY + " FROM refused_delivery WHERE id = ?")) {
             select.setLong(1, id);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? Optional.of(refusal(rows)) : Optional.empty();
@@ -123,8 +123,10 @@ public class RefusedDeliveries {
             JsonObject object = reader.readObject();
             object.forEach((name, value) -> headers.put(name, ((JsonString) value).getString()));
         }
+        // The body's column follows the list's columns only where one example is read.
+        byte[] body = rows.getMetaData().getColumnCount() > 11 ? rows.getBytes(12) : null;
         return new Refusal(rows.getLong(1), rows.getTimestamp(2).toInstant(), rows.getString(3), rows.getString(4),
                 rows.getInt(5), rows.getString(6), rows.getString(7), Collections.unmodifiableMap(headers), rows.getLong(9),
-                rows.getString(10));
+                rows.getString(10), body, rows.getBoolean(11));
     }
 }

@@ -17,7 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -85,6 +87,33 @@ class RefusalsOnH2Test {
         List<Refusal> kept = reads.list(new RefusalQuery(null, null, null, null, null, 50));
         assertEquals(List.of("d-6", "d-5", "d-4"), kept.stream().map(r -> r.headers().get("x-delivery")).toList());
         assertTrue(reads.find(kept.get(0).id()).isPresent());
+    }
+
+    @Test
+    void aBodyIsReadWithItsExampleOnlyAndOnlyTheNewestBodiesAreKept() throws SQLException {
+        var examples = new ArrayList<Refusal>();
+        for (int i = 0; i < 4; i++) {
+            examples.add(example("gh", Rejection.INVALID_SIGNATURE, Instant.now(), "d-" + i));
+        }
+        examples.add(example("gh", Rejection.INVALID_SIGNATURE, Instant.now(), "no-body").withoutBody());
+        var writer = new RefusalWriter();
+        writer.maxKept = 100;
+        writer.keepDays = 7;
+        writer.maxKeptBodies = 2;
+        try (var connection = h2.getConnection()) {
+            RefusalWriter.write(connection, examples, List.of());
+            writer.trim(connection, System.currentTimeMillis());
+        }
+
+        List<Refusal> kept = reads.list(new RefusalQuery(null, null, null, null, null, 50));
+        assertEquals(List.of(false, true, true, false, false), kept.stream().map(Refusal::bodyKept).toList(),
+                "newest first: the example without a body, then the two newest bodies; the rows stay");
+        assertEquals(5, kept.size());
+        assertTrue(kept.stream().allMatch(r -> r.body() == null), "a list reads no body");
+        Refusal one = reads.find(kept.get(1).id()).orElseThrow();
+        assertArrayEquals("{}".getBytes(), one.body());
+        assertTrue(one.bodyKept());
+        assertNull(reads.find(kept.get(0).id()).orElseThrow().body());
     }
 
     private static Refusal example(String source, Rejection reason, Instant at, String delivery) {

@@ -16,6 +16,8 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -64,7 +66,7 @@ public class RejectionsResource {
     public Response detail(@PathParam("id") String id) {
         Long key = QueryParameters.id(id);
         Optional<Refusal> found = key == null ? Optional.empty() : refused.find(key);
-        return found.map(refusal -> Response.ok(View.of(refusal)).build())
+        return found.map(refusal -> Response.ok(Detail.of(refusal)).build())
                 .orElseGet(() -> Problems.of(404, "rejection-not-found", "Refused delivery not found",
                         "no refused delivery with this id is kept", "/api/rejections/" + (key == null ? "" : key))
                         .build());
@@ -102,16 +104,36 @@ public class RejectionsResource {
     public record Page(List<View> rejections, String next) {
     }
 
-    /** One refused delivery as kept. */
+    /** One refused delivery as kept, in a list: whether its body is kept, not the body. */
     @JsonbPropertyOrder({"id", "at", "source", "reason", "status", "detail", "remoteAddress", "headers", "bodySize",
-            "bodySha256"})
+            "bodySha256", "bodyKept"})
     public record View(long id, String at, String source, String reason, int status, String detail,
-                       String remoteAddress, Map<String, String> headers, long bodySize, String bodySha256) {
+                       String remoteAddress, Map<String, String> headers, long bodySize, String bodySha256,
+                       boolean bodyKept) {
 
         static View of(Refusal refusal) {
             return new View(refusal.id(), refusal.at().toString(), refusal.source(), refusal.reason(),
                     refusal.status(), refusal.detail(), refusal.remoteAddress(), refusal.headers(),
-                    refusal.bodySize(), refusal.bodySha256());
+                    refusal.bodySize(), refusal.bodySha256(), refusal.bodyKept());
+        }
+    }
+
+    /**
+     * One refused delivery with its body, when kept, as text: a sender's bytes, invalid UTF-8 replaced, for the
+     * operator to read (the size and SHA-256 are the whole body's).
+     */
+    @JsonbPropertyOrder({"id", "at", "source", "reason", "status", "detail", "remoteAddress", "headers", "bodySize",
+            "bodySha256", "bodyKept", "body", "bodyTruncated"})
+    public record Detail(long id, String at, String source, String reason, int status, String detail,
+                         String remoteAddress, Map<String, String> headers, long bodySize, String bodySha256,
+                         boolean bodyKept, String body, boolean bodyTruncated) {
+
+        static Detail of(Refusal refusal) {
+            return new Detail(refusal.id(), refusal.at().toString(), refusal.source(), refusal.reason(),
+                    refusal.status(), refusal.detail(), refusal.remoteAddress(), refusal.headers(),
+                    refusal.bodySize(), refusal.bodySha256(), refusal.body() != null,
+                    refusal.body() == null ? null : StandardCharsets.UTF_8.decode(ByteBuffer.wrap(refusal.body()))
+                            .toString(), refusal.body() != null && refusal.bodyTruncated());
         }
     }
 

@@ -292,7 +292,8 @@ class ConsoleIT extends DeployedHookstile {
     void aRefusedDeliveryIsShownWithItsReasonAndTheFixAndNothingInItRuns() {
         String delivery = "refused-" + run;
         String image = "<img src=x onerror=window.__xss=4>";
-        assertEquals(401, webhooks.send(webhooks.github("ghshown", delivery, "ping", "{}", "not-the-secret")
+        String body = "{\"note\":\"<img src=x onerror=window.__xss=5>\"}";
+        assertEquals(401, webhooks.send(webhooks.github("ghshown", delivery, "ping", body, "not-the-secret")
                 .header("X-Note", image)).statusCode());
         // The count is immediate, the example is written within seconds: the page shows what is written.
         webhooks.awaitRefusal("?source=ghshown", refusal -> delivery.equals(
@@ -308,6 +309,9 @@ class ConsoleIT extends DeployedHookstile {
         browser.awaitText(delivery);
         browser.awaitText(image);
         browser.awaitText("was the secret rotated");
+        // The source keeps refused bodies: shown when asked for, as text.
+        browser.click("Show body");
+        browser.awaitText(body);
         assertNothingRan("the refused deliveries");
         assertFalse(browser.bodyText().contains("not-the-secret"));
 

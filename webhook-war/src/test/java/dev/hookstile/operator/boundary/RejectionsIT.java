@@ -112,6 +112,24 @@ class RejectionsIT extends DeployedHookstile {
         assertTrue(kept.size() <= 2 * EXAMPLES_PER_MINUTE, kept.size() + " examples kept of " + sent);
     }
 
+    @Test
+    void aSourceThatKeepsRefusedBodiesShowsTheBodyAsSentAndOnlyInTheDetail() {
+        String delivery = UUID.randomUUID().toString();
+        String body = "{\"zen\":\"" + delivery + "\",\"note\":\"<script>alert(1)</script>\",\"bad\":\"\u00e9\"}";
+        HttpResponse<String> refused = webhooks.send(webhooks.github("ghbodies", delivery, "ping", body, "not-the-secret"));
+        assertEquals(401, refused.statusCode(), refused.body());
+
+        JsonObject listed = webhooks.awaitRefusal("?source=ghbodies",
+                rejection -> delivery.equals(rejection.getJsonObject("headers").getString("x-github-delivery", "")));
+        assertTrue(listed.getBoolean("bodyKept"));
+        assertFalse(listed.containsKey("body"), "a list carries no bodies");
+
+        JsonObject detail = Webhooks.json(webhooks.send(webhooks.operator("api/rejections/"
+                + listed.getJsonNumber("id").longValue()).GET()).body());
+        assertEquals(body, detail.getString("body"));
+        assertFalse(detail.getBoolean("bodyTruncated"));
+    }
+
     private JsonObject awaitSummary(Instant since, Predicate<JsonObject> wanted) {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         String last = "";
