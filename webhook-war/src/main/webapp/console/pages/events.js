@@ -6,7 +6,7 @@ import {
     useDraft, usePages,
 } from '../components.js';
 
-const FILTERS = ['source', 'status', 'type', 'since', 'until', 'eventId'];
+const FILTERS = ['source', 'status', 'type', 'since', 'until', 'eventId', 'key'];
 export const EVENT_STATUSES = ['received', 'completed', 'ignored', 'retrying', 'dead'];
 
 export function Events({ params }) {
@@ -32,6 +32,8 @@ export function Events({ params }) {
             <${TimeField} id="events-since" label="Received from" value=${draft.since} onChange=${field('since')} />
             <${TimeField} id="events-until" label="Received before" value=${draft.until} onChange=${field('until')} />
             <${TextField} id="events-id" label="Event id" value=${draft.eventId} onChange=${field('eventId')} />
+            <${TextField} id="events-key" label="Search key" value=${draft.key} onChange=${field('key')}
+                          placeholder="e.g. customer:cus_9" />
             <div class="actions">
                 <button type="submit" class="primary">Apply</button>
                 ${filtered ? html`<a class="button" href="#/events">Clear filters</a>` : null}

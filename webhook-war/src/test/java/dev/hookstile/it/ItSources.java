@@ -36,7 +36,8 @@ public final class ItSources {
     private static final Map<String, Map<String, String>> SOURCES = new LinkedHashMap<>();
 
     static {
-        source("it", "standard-webhooks", STANDARD_SECRET, "max-attempts", "5");
+        // Events found by their customer and order id (SearchIT, ConsoleIT).
+        source("it", "standard-webhooks", STANDARD_SECRET, "max-attempts", "5", "search-keys", "/customer,/order/id");
         // No test handler selects it: its events are recorded ignored.
         source("quiet", "standard-webhooks", STANDARD_SECRET);
         // Forwards what it processes through the outbox to OutboxIT's receiver.

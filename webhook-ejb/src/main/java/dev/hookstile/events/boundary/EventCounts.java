@@ -173,6 +173,14 @@ public class EventCounts {
             sql.append(" AND received_at < ?");
             parameters.add(Timestamp.from(query.until()));
         }
+        if (query.key() != null) {
+            sql.append(" AND EXISTS (SELECT 1 FROM event_key k WHERE k.source = received_event.source"
+                    + " AND k.event_id = received_event.event_id AND k.key_value = ? AND k.pointer IN (")
+                    .append(String.join(", ", java.util.Collections.nCopies(query.key().pointers().size(), "?")))
+                    .append("))");
+            parameters.add(query.key().value());
+            parameters.addAll(query.key().pointers());
+        }
         sql.append(" LIMIT ").append(limit).append(") bounded");
         return inConnection(connection -> {
             try (PreparedStatement count = connection.prepareStatement(sql.toString())) {

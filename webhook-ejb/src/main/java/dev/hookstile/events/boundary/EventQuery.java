@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Base64;
+import java.util.Set;
 
 /**
  * A filter over recorded events, newest first, with a keyset cursor: {@code after} is the opaque position of the
@@ -17,9 +18,10 @@ import java.util.Base64;
  * @param typeExact {@code type} is the whole type, not a prefix
  * @param error     the last error, exactly (a dead group's)
  * @param eventId   the event id, exactly: read by primary key, with or without a source
+ * @param key       the events with this value at one of these search keys: read by the keys' index
  */
 public record EventQuery(String source, EventStatus status, String type, Instant since, Instant until,
-                         Position after, int limit, boolean typeExact, String error, String eventId) {
+                         Position after, int limit, boolean typeExact, String error, String eventId, Key key) {
 
     public static final int MAX_LIMIT = 500;
 
@@ -31,11 +33,26 @@ public record EventQuery(String source, EventStatus status, String type, Instant
 
     public EventQuery(String source, EventStatus status, String type, Instant since, Instant until, Position after,
                       int limit) {
-        this(source, status, type, since, until, after, limit, false, null, null);
+        this(source, status, type, since, until, after, limit, false, null, null, null);
     }
 
     public EventQuery after(Position position) {
-        return new EventQuery(source, status, type, since, until, position, limit, typeExact, error, eventId);
+        return new EventQuery(source, status, type, since, until, position, limit, typeExact, error, eventId, key);
+    }
+
+    /**
+     * A search key's value: the events whose value at one of these pointers (the key's, across sources) is this one.
+     *
+     * @param value as stored: cut and cleaned as the keys are ({@code SearchKeys.searchable})
+     */
+    public record Key(Set<String> pointers, String value) {
+
+        public Key {
+            pointers = Set.copyOf(pointers);
+            if (pointers.isEmpty()) {
+                throw new IllegalArgumentException("a key names at least one pointer");
+            }
+        }
     }
 
     /** The type as a {@code LIKE} pattern matching it as a prefix: its own {@code %}, {@code _} and {@code \} escaped. */

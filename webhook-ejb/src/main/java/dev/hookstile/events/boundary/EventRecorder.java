@@ -3,6 +3,7 @@ package dev.hookstile.events.boundary;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.control.EventAttemptStatements;
 import dev.hookstile.events.control.EventBodyStatements;
+import dev.hookstile.events.control.EventKeyStatements;
 import dev.hookstile.events.control.ReceivedEventStatements;
 import dev.hookstile.events.entity.EventBody;
 import dev.hookstile.events.entity.EventStatus;
@@ -124,6 +125,23 @@ public class EventRecorder {
                     line.failure(), line.error(), Timestamp.from(line.at()), number(line.durationMillis())});
         }
         updateAll(EventAttemptStatements.RECORD, rows);
+    }
+
+    /** The value at one of its source's search keys of an event claimed in this transaction. */
+    public record KeyValue(WebhookEvent event, String pointer, String value) {
+    }
+
+    /** Records the search keys of events claimed in this transaction, in one round trip; none is written twice. */
+    public void recordKeys(List<KeyValue> keys) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        var rows = new ArrayList<Object[]>(keys.size());
+        for (KeyValue key : keys) {
+            rows.add(new Object[]{key.event().source(), key.event().eventId(), key.pointer(), key.value(),
+                    Timestamp.from(key.event().receivedAt())});
+        }
+        updateAll(EventKeyStatements.RECORD, rows);
     }
 
     /**

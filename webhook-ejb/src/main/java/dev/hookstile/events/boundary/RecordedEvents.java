@@ -58,7 +58,7 @@ public class RecordedEvents {
 
     /** Whether a page of this query would walk events in time order filtering on what no index holds. */
     private static boolean scanned(EventQuery query) {
-        if (query.eventId() != null) {
+        if (query.eventId() != null || query.key() != null) {
             return false;
         }
         boolean operatorStatus = query.status() != null && (query.status().open() || query.status() == EventStatus.DEAD);
@@ -87,19 +87,24 @@ public class RecordedEvents {
      * index: without it PostgreSQL read every newer event to reach the page (430 ms two weeks deep at a million
      * events).
      */
-    private static final String AFTER = " AND e.receivedAt <= :t AND (e.receivedAt < :t OR (e.receivedAt = :t"
-            + " AND (e.source < :s OR (e.source = :s AND e.eventId < :e))))";
+    private static final String AFTER = " AND x.receivedAt <= :t AND (x.receivedAt < :t OR (x.receivedAt = :t"
+            + " AND (x.source < :s OR (x.source = :s AND x.eventId < :e))))";
 
-    /** The query's time range and cursor: the conditions both the page and its floor are bounded by. */
+    /**
+     * The query's time range and cursor: the conditions both the page and its floor are bounded by, on the events
+     * ({@code e}) or, for a key's events, on the key rows ({@code k}), which hold the same time and key in the order
+     * of their index.
+     */
     private static void appendWindow(StringBuilder jpql, EventQuery query) {
+        String x = query.key() != null ? "k" : "e";
         if (query.since() != null) {
-            jpql.append(" AND e.receivedAt >= :since");
+            jpql.append(" AND ").append(x).append(".receivedAt >= :since");
         }
         if (query.until() != null) {
-            jpql.append(" AND e.receivedAt < :until");
+            jpql.append(" AND ").append(x).append(".receivedAt < :until");
         }
         if (query.after() != null) {
-            jpql.append(AFTER);
+            jpql.append(AFTER.replace("x.", x + "."));
         }
     }
 
@@ -131,7 +136,14 @@ public class RecordedEvents {
         var jpql = new StringBuilder("""
                 SELECT NEW dev.hookstile.events.boundary.EventSummary(e.source, e.eventId, e.provider, e.type,
                        e.status, e.attempts, e.receivedAt, e.processedAt, e.lastError)
-                FROM ReceivedEvent e WHERE 1 = 1""");
+                FROM ReceivedEvent e""");
+        if (query.key() != null) {
+            // Driven by the keys' index (value, time, source, id), newest first; the event by its primary key.
+            jpql.append(", EventKey k WHERE k.source = e.source AND k.eventId = e.eventId AND k.keyValue = :keyValue"
+                    + " AND k.pointer IN :keyPointers");
+        } else {
+            jpql.append(" WHERE 1 = 1");
+        }
         if (query.source() != null) {
             jpql.append(" AND e.source = :source");
         }
@@ -155,8 +167,13 @@ public class RecordedEvents {
             jpql.append(" AND e.receivedAt >= :ft AND (e.receivedAt > :ft OR (e.receivedAt = :ft AND (e.source > :fs"
                     + " OR (e.source = :fs AND e.eventId >= :fe))))");
         }
-        jpql.append(" ORDER BY e.receivedAt DESC, e.source DESC, e.eventId DESC");
+        jpql.append(query.key() != null ? " ORDER BY k.receivedAt DESC, k.source DESC, k.eventId DESC"
+                : " ORDER BY e.receivedAt DESC, e.source DESC, e.eventId DESC");
         TypedQuery<EventSummary> typed = em.createQuery(jpql.toString(), EventSummary.class);
+        if (query.key() != null) {
+            typed.setParameter("keyValue", query.key().value()).setParameter("keyPointers",
+                    List.copyOf(query.key().pointers()));
+        }
         if (query.source() != null) {
             typed.setParameter("source", query.source());
         }

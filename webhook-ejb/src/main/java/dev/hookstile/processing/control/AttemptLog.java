@@ -3,12 +3,14 @@ package dev.hookstile.processing.control;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.search.boundary.SearchKeys;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +33,9 @@ public class AttemptLog {
     @Inject
     EventRecorder claim;
 
+    @Inject
+    SearchKeys searchKeys;
+
     /**
      * @param lastDelivery the broker will not redeliver this message again: dead whatever the failure
      * @return the status written, or empty if the event was meanwhile finished by another delivery (nothing written)
@@ -44,6 +49,10 @@ public class AttemptLog {
             claim.storeBodies(attempts.sharedBody(), now);
             if (claim.insertFailure(event, attempts.headersJson(), attempts.bodyDigest(), status, tries,
                     attempts.lastFailure().summary(), now)) {
+                // Found by its keys too: a dead event is what an operator most often looks for.
+                var keys = new ArrayList<EventRecorder.KeyValue>(0);
+                SearchKeyRows.add(searchKeys, event, keys);
+                claim.recordKeys(keys);
                 writeHistory(attempts, tries, status);
                 return Optional.of(status);
             }

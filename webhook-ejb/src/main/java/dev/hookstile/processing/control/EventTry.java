@@ -5,6 +5,7 @@ import dev.hookstile.events.boundary.BodyFingerprints;
 import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.outbox.boundary.ForwardingSchedule;
+import dev.hookstile.search.boundary.SearchKeys;
 import dev.hookstile.source.Provider;
 import dev.hookstile.source.boundary.Providers;
 import dev.hookstile.source.BackOfficeDestination;
@@ -60,6 +61,9 @@ public class EventTry {
 
     @Inject
     KeyOrder keyOrder;
+
+    @Inject
+    SearchKeys searchKeys;
 
     /**
      * One try of the events of a message, together (a single event is a group of one): their claims in one statement
@@ -126,12 +130,18 @@ public class EventTry {
                 claimed.put(attempts, attempts.event().withAttempt(attempt));
             }
         }
+        List<EventRecorder.KeyValue> keys = List.of();
         for (Attempts attempts : group) {
             WebhookEvent event = claimed.get(attempts);
             if (event != null) {
                 claimed.put(attempts, keyOrder.processing(event, now));
+                if (searchKeys.has(event.source())) {
+                    keys = keys.isEmpty() ? new ArrayList<>() : keys;
+                    SearchKeyRows.add(searchKeys, event, keys);
+                }
             }
         }
+        claim.recordKeys(keys);
         Map<Attempts, String> repeats = repeatsAmong(group, claimed);
         var lines = new ArrayList<EventRecorder.AttemptLine>(group.size() + 1);
         Instant start = now;

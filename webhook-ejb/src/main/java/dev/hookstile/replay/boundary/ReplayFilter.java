@@ -30,7 +30,7 @@ public record ReplayFilter(String source, EventStatus status, String type, Insta
 
     /** The events it selects, as a query of {@code limit} a page. */
     public EventQuery query(int limit) {
-        return new EventQuery(source, status, type, since, until, null, limit, !typePrefix, error, null);
+        return new EventQuery(source, status, type, since, until, null, limit, !typePrefix, error, null, null);
     }
 
     /** A canonical form: the same filter always gives the same text, for the job's idempotency key. */

@@ -46,6 +46,34 @@ class OperatorReadsOnH2Test {
             record(insert, "gh", "6", "100%_off", "completed", 6, null);
             record(insert, "pay", "7", "invoice.paid", "received", 7, null);
         }
+        try (Connection connection = h2.getConnection();
+             PreparedStatement key = connection.prepareStatement("""
+                     INSERT INTO event_key (source, event_id, pointer, key_value, received_at) VALUES (?, ?, ?, ?, ?)""")) {
+            for (String[] row : new String[][] {{"gh", "2", "/customer", "cus_9"}, {"gh", "3", "/customer", "cus_8"},
+                    {"gh", "4", "/buyer/customer", "cus_9"}, {"gh", "4", "/id", "cus_9"}}) {
+                key.setString(1, row[0]);
+                key.setString(2, row[1]);
+                key.setString(3, row[2]);
+                key.setString(4, row[3]);
+                key.setTimestamp(5, Timestamp.from(T0));
+                key.executeUpdate();
+            }
+        }
+    }
+
+    @Test
+    void aPreviewCountsTheEventsOfAKeysValueOnceEach() {
+        var counts = counts();
+        var customer = new EventQuery.Key(java.util.Set.of("/customer", "/buyer/customer"), "cus_9");
+        var any = new EventQuery.Key(java.util.Set.of("/customer", "/buyer/customer", "/id"), "cus_9");
+
+        assertEquals(2, counts.matching(withKey(EventStatus.DEAD, customer), 100));
+        assertEquals(2, counts.matching(withKey(EventStatus.DEAD, any), 100), "an event with two matching keys, once");
+        assertEquals(0, counts.matching(withKey(EventStatus.COMPLETED, customer), 100));
+    }
+
+    private static EventQuery withKey(EventStatus status, EventQuery.Key key) {
+        return new EventQuery("gh", status, null, null, null, null, 1, false, null, null, key);
     }
 
     @Test
@@ -93,7 +121,7 @@ class OperatorReadsOnH2Test {
     }
 
     private static EventQuery query(String source, EventStatus status, String type, boolean exact, String error) {
-        return new EventQuery(source, status, type, null, null, null, 1, exact, error, null);
+        return new EventQuery(source, status, type, null, null, null, 1, exact, error, null, null);
     }
 
     private static void record(PreparedStatement insert, String source, String id, String type, String status,

@@ -1,10 +1,12 @@
 package dev.hookstile.processing.control;
 
+import dev.hookstile.MapConfig;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.boundary.BodyFingerprints;
 import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.outbox.boundary.ForwardingSchedule;
+import dev.hookstile.search.boundary.SearchKeys;
 import dev.hookstile.source.Destination;
 import dev.hookstile.test.WebhookEvents;
 import org.junit.jupiter.api.Test;
@@ -76,6 +78,14 @@ class EventTryTest {
         }
 
         @Override
+        public void recordKeys(List<KeyValue> keys) {
+            if (!keys.isEmpty()) {
+                calls.add("keys " + keys.stream().map(k -> k.event().eventId() + ":" + k.pointer() + "=" + k.value())
+                        .toList());
+            }
+        }
+
+        @Override
         public void recordAttempts(List<AttemptLine> lines) {
             calls.add("history " + lines.stream().map(l -> l.event().eventId() + ":" + l.attempt() + ":" + l.outcome())
                     .toList());
@@ -90,6 +100,8 @@ class EventTryTest {
 
     EventTryTest() {
         eventTry.claim = store;
+        eventTry.searchKeys = new SearchKeys(new MapConfig(Map.of("hookstile.sources", "it,quiet",
+                "hookstile.sources.it.search-keys", "/customer,/order/id")));
         eventTry.handlers = new Handlers() {
             @Override
             public boolean handles(WebhookEvent event) {
@@ -186,6 +198,38 @@ class EventTryTest {
 
         assertEquals(List.of("r@3", "f@1"), handled);
         assertTrue(store.calls.contains("history [r:3:completed, f:1:completed]"), store.calls.toString());
+    }
+
+    @Test
+    void theSearchKeysOfEveryClaimedEventAreWrittenInOneBatchBeforeTheHandlersRun() throws TryFailed {
+        store.rows.put("it/done", "completed");
+        store.rows.put("it/r", "retrying");
+        Attempts fresh = keyed("f", "{\"customer\":\"cus_9\",\"order\":{\"id\":42}}");
+        Attempts retrying = keyed("r", "{\"customer\":\"cus_7\"}");
+        Attempts duplicate = keyed("done", "{\"customer\":\"cus_9\"}");
+        Attempts notJson = keyed("x", "not json");
+
+        run(fresh, retrying, duplicate, notJson);
+
+        List<String> keys = store.calls.stream().filter(c -> c.startsWith("keys")).toList();
+        assertEquals(List.of("keys [f:/customer=cus_9, f:/order/id=42, r:/customer=cus_7]"), keys,
+                "the claimed events' keys, the retried one's too; none of the duplicate or of a body not JSON");
+        assertTrue(store.calls.indexOf("handlers f") > store.calls.indexOf(keys.get(0)), "written before the handlers");
+    }
+
+    @Test
+    void anEventOfASourceWithoutKeysHasItsBodyLeftUnread() throws TryFailed {
+        Attempts quiet = new Attempts(WebhookEvents.standardWebhooks("order.paid").source("quiet").eventId("q")
+                .payload("{\"customer\":\"cus_9\"}").build(), "{}", 8, 2);
+
+        run(quiet);
+
+        assertTrue(store.calls.stream().noneMatch(c -> c.startsWith("keys")), store.calls.toString());
+    }
+
+    private static Attempts keyed(String id, String body) {
+        return new Attempts(WebhookEvents.standardWebhooks("order.paid").source("it").eventId(id).payload(body)
+                .build(), "{}", 8, 2);
     }
 
     @Test

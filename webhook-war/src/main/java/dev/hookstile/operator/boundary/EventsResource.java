@@ -1,6 +1,7 @@
 package dev.hookstile.operator.boundary;
 
 import dev.hookstile.events.boundary.EventQuery;
+import dev.hookstile.search.boundary.SearchKeys;
 import dev.hookstile.events.boundary.EventSummary;
 import dev.hookstile.events.boundary.RecordedEvents;
 import dev.hookstile.events.entity.EventAttempt;
@@ -49,26 +50,50 @@ public class EventsResource {
     @Inject
     Replays replays;
 
+    @Inject
+    SearchKeys searchKeys;
+
+    /** A pointer and a value, each at most 255 characters, and the colon between them. */
+    private static final int MAX_KEY_QUERY = 511;
+
     @GET
     public Response list(@QueryParam("source") String source, @QueryParam("status") String status,
                          @QueryParam("type") String type, @QueryParam("since") String since,
                          @QueryParam("until") String until, @QueryParam("limit") String limit,
-                         @QueryParam("after") String after, @QueryParam("eventId") String eventId) {
+                         @QueryParam("after") String after, @QueryParam("eventId") String eventId,
+                         @QueryParam("key") String key) {
         EventQuery query;
         try {
             // type is a prefix (type=invoice. lists invoice.paid and invoice.created); eventId is exact, found by
-            // primary key with or without a source.
+            // primary key with or without a source; key is a search key and its value (customer:cus_9).
             query = new EventQuery(QueryParameters.text("source", source, QueryParameters.MAX_SOURCE),
                     QueryParameters.status(status), QueryParameters.text("type", type, QueryParameters.MAX_TEXT),
                     QueryParameters.instant("since", since), QueryParameters.instant("until", until),
                     position(after), QueryParameters.limit(limit, 50, EventQuery.MAX_LIMIT), false, null,
-                    QueryParameters.eventId(eventId));
+                    QueryParameters.eventId(eventId), key(key));
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/events").build();
         }
         RecordedEvents.Page page = events.page(query);
         String next = page.next() == null ? null : page.next().encode();
         return Response.ok(new Page(page.events().stream().map(Summary::of).toList(), next)).build();
+    }
+
+    /**
+     * {@code <key>:<value>}: the key a configured pointer ({@code /data/object/customer}) or its last segment
+     * ({@code customer}); the first {@code ':'} ends it (no key holds one).
+     */
+    private EventQuery.Key key(String text) {
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        int colon = text.indexOf(':');
+        if (colon <= 0 || text.length() > MAX_KEY_QUERY || !QueryParameters.printable(text)) {
+            throw new IllegalArgumentException("key must be a search key and a value, e.g. customer:cus_9 or"
+                    + " /data/object/customer:cus_9, at most " + MAX_KEY_QUERY + " printable characters");
+        }
+        return new EventQuery.Key(searchKeys.pointersNamed(text.substring(0, colon)),
+                SearchKeys.searchable(text.substring(colon + 1)));
     }
 
     @GET

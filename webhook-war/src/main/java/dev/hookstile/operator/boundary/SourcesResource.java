@@ -3,6 +3,7 @@ package dev.hookstile.operator.boundary;
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.platform.Redacted;
+import dev.hookstile.search.boundary.SearchKeys;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,6 +19,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code GET /api/sources}: the configured sources with their settings as the server understood them, and how many
@@ -36,13 +39,17 @@ public class SourcesResource {
     @Inject
     EventCounts eventCounts;
 
+    @Inject
+    SearchKeys searchKeys;
+
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response list() {
         // A failing database answers 503 through ServerProblems, like every operator endpoint.
         List<View> views = new ArrayList<>();
         for (Source source : sources.all()) {
-            views.add(View.of(source, eventCounts.bySource(source.name())));
+            views.add(View.of(source, searchKeys.all().getOrDefault(source.name(), Set.of()),
+                    eventCounts.bySource(source.name())));
         }
         return Response.ok(new Listing(views, EventCounts.COUNT_LIMIT)).build();
     }
@@ -54,17 +61,17 @@ public class SourcesResource {
 
     /** A source and its settings: never its secrets, only how many there are; its events counted by status. */
     @JsonbPropertyOrder({"name", "provider", "toleranceSeconds", "secretCount", "bodyDedupWindowSeconds",
-            "retentionDays", "orderKey", "destinations", "publicUrl", "events"})
+            "retentionDays", "orderKey", "searchKeys", "destinations", "publicUrl", "events"})
     public record View(String name, String provider, long toleranceSeconds, int secretCount,
-                       long bodyDedupWindowSeconds, long retentionDays, String orderKey,
+                       long bodyDedupWindowSeconds, long retentionDays, String orderKey, List<String> searchKeys,
                        List<DestinationView> destinations, String publicUrl, Map<String, Long> events) {
 
-        static View of(Source source, Map<EventStatus, Long> counted) {
+        static View of(Source source, Set<String> searchKeys, Map<EventStatus, Long> counted) {
             Map<String, Long> byStatus = new LinkedHashMap<>();
             counted.forEach((status, count) -> byStatus.put(status.column(), count));
             return new View(source.name(), source.provider().name(), source.tolerance().toSeconds(),
                     source.secrets().size(), source.bodyDedupWindow().toSeconds(), source.retention().toDays(),
-                    source.orderKey(), DestinationView.of(source),
+                    source.orderKey(), new TreeSet<>(searchKeys).stream().toList(), DestinationView.of(source),
                     source.setting("public-url").map(Redacted::url).orElse(null), byStatus);
         }
     }

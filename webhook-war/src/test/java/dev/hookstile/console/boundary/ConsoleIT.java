@@ -321,6 +321,34 @@ class ConsoleIT extends DeployedHookstile {
     }
 
     @Test
+    void eventsAreFoundByASearchKeyWhoseHostileValueIsShownAsText() {
+        String customer = "<img src=x onerror=window.__xss=6>" + run;
+        String mine = "key-" + run;
+        String theirs = "key-other-" + run;
+        HttpResponse<String> sent = webhooks.send(webhooks.standard("it", mine,
+                "{\"type\":\"console.key\",\"customer\":" + json(customer) + "}"));
+        assertEquals(202, sent.statusCode(), sent.body());
+        send("it", theirs, "console.key");
+        webhooks.awaitRecorded("it", mine, completed(), PROCESSING);
+        webhooks.awaitRecorded("it", theirs, completed(), PROCESSING);
+        signIn();
+
+        browser.link("Events").click();
+        browser.heading("Events");
+        browser.awaitText(theirs);
+        browser.type("Search key", "customer:" + customer).click("Apply");
+
+        browser.await("the key in the URL", d -> browser.currentUrl().contains("key=") ? Boolean.TRUE : null);
+        browser.awaitText(mine);
+        browser.awaitNoText(theirs);
+        assertNothingRan("the events found by a key");
+        assertEquals("customer:" + customer, browser.valueOf("Search key"), "the search stays in its field");
+
+        browser.expectStatus(400).type("Search key", "nosuchkey:1").click("Apply");
+        browser.awaitText("no source has a search key named 'nosuchkey'");
+    }
+
+    @Test
     void aDeadEventIsFoundOnTheDeadEventsPageReplayedAndSeenCompleted() {
         String id = "broken-" + run;
         send("it", id, "console.dead-" + run);
