@@ -65,6 +65,15 @@ SELECT e.source, e.event_id, 'http://127.0.0.1:9/hooks/github',
 FROM (SELECT source, event_id, received_at, row_number() OVER () AS n FROM received_event
       WHERE source = 'gh' AND status = 'completed' ORDER BY received_at DESC LIMIT 200000) e;
 
+-- Search keys: every pay event's customer (/data/object/customer), 5,000 customers of about 120 events each over the
+-- month, and customer cus_rare with one event 29 days ago: what HOOKSTILE_SOURCES_PAY_SEARCH_KEYS writes.
+INSERT INTO event_key (source, event_id, pointer, key_value, received_at)
+SELECT e.source, e.event_id, '/data/object/customer',
+       CASE WHEN e.received_at < now() - interval '29 days' AND e.received_at >= now() - interval '29 days' - interval '3 seconds'
+            THEN 'cus_rare' ELSE 'cus_' || (abs(hashtext(e.event_id)) % 5000) END,
+       e.received_at
+FROM received_event e WHERE e.source = 'pay';
+
 -- Two days of ingest buckets, one instance, every source: what two days of the flusher leave behind.
 INSERT INTO ingest_bucket (bucket_start, source, instance, accepted, duplicate, rejected, last_event_at)
 SELECT b.t, src.source, 'seed-instance', 4 + (extract(epoch FROM b.t)::bigint % 7), extract(epoch FROM b.t)::bigint % 3,
@@ -77,6 +86,7 @@ SELECT date_trunc('hour', bucket_start), source, instance, SUM(accepted), SUM(du
 FROM ingest_bucket GROUP BY 1, 2, 3;
 
 VACUUM ANALYZE received_event;
+VACUUM ANALYZE event_key;
 VACUUM ANALYZE event_attempt;
 VACUUM ANALYZE outbox;
 VACUUM ANALYZE ingest_bucket;

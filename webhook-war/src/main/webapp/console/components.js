@@ -35,7 +35,7 @@ export function usePages(path, itemsKey, query, keep = () => true, version = 0) 
     const key = JSON.stringify(query);
     const [state, setState] = useLoad(async (signal) => {
         const page = await api(path, { query, signal });
-        return { items: (page[itemsKey] || []).filter(keep), next: page.next || null };
+        return { items: (page[itemsKey] || []).filter(keep), next: page.next || null, scan: page.scan || null };
     }, [path, key, version]);
     const [more, setMore] = useState({ loading: false, error: null });
     const loadMore = useCallback(async () => {
@@ -44,7 +44,8 @@ export function usePages(path, itemsKey, query, keep = () => true, version = 0) 
         try {
             const page = await api(path, { query: { ...query, after: state.data.next } });
             setState((s) => ({
-                ...s, data: { items: [...s.data.items, ...(page[itemsKey] || []).filter(keep)], next: page.next || null },
+                ...s, data: { items: [...s.data.items, ...(page[itemsKey] || []).filter(keep)], next: page.next || null,
+                    scan: page.scan || null },
             }));
             setMore({ loading: false, error: null });
         } catch (error) {

@@ -26,6 +26,7 @@ export function describe(filter) {
     if (filter.source) parts.push(`of ${plain(filter.source)}`);
     if (filter.type) parts.push(filter.typePrefix ? `with a type starting “${plain(filter.type)}”` : `of type “${plain(filter.type)}”`);
     if (filter.error) parts.push(`failing with “${plain(filter.error)}”`);
+    if (filter.key) parts.push(`with ${plain(filter.key)}`);
     if (filter.since) parts.push(`received from ${new Date(filter.since).toLocaleString()}`);
     if (filter.until) parts.push(`received before ${new Date(filter.until).toLocaleString()}`);
     return parts.join(' ');

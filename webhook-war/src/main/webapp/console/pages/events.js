@@ -1,12 +1,13 @@
 import { html } from '../lib.js';
 import { go, href } from '../router.js';
-import { T } from '../text.js';
+import { T, Time } from '../text.js';
 import {
     Empty, ErrorNote, EventsTable, Loading, MoreButton, SelectField, SourceField, TextField, TimeField, eventHref,
     useDraft, usePages,
 } from '../components.js';
+import { ReplayAll, ReplayJobs } from '../replay.js';
 
-const FILTERS = ['source', 'status', 'type', 'since', 'until', 'eventId', 'key'];
+const FILTERS = ['source', 'status', 'type', 'since', 'until', 'eventId', 'key', 'match', 'header'];
 export const EVENT_STATUSES = ['received', 'completed', 'ignored', 'retrying', 'dead'];
 
 export function Events({ params }) {
@@ -21,6 +22,14 @@ export function Events({ params }) {
         go(href(['events'], draft));
     };
     const filtered = FILTERS.some((name) => params.get(name));
+    // A search key selects its events exactly (an index), so they can be replayed together; a body fragment's
+    // search is bounded, and an event still queued or retrying is not replayed.
+    const status = params.get('status') || 'dead';
+    const replayFilter = params.get('key') && !params.get('match') && !params.get('header') && !eventId
+        && ['completed', 'ignored', 'dead'].includes(status) ? Object.fromEntries([
+            ['status', status], ['key', params.get('key')], ['source', params.get('source')],
+            ['type', params.get('type')], ['typePrefix', params.get('type') ? true : null],
+            ['since', params.get('since')], ['until', params.get('until')]].filter(([, v]) => v)) : null;
     return html`<section>
         <h1>Events</h1>
         <form class="filters" onSubmit=${apply} aria-label="Event filters">
@@ -34,11 +43,20 @@ export function Events({ params }) {
             <${TextField} id="events-id" label="Event id" value=${draft.eventId} onChange=${field('eventId')} />
             <${TextField} id="events-key" label="Search key" value=${draft.key} onChange=${field('key')}
                           placeholder="e.g. customer:cus_9" />
+            <${TextField} id="events-match" label="Body contains (JSON)" value=${draft.match} onChange=${field('match')}
+                          placeholder='e.g. {"data":{"object":{"status":"failed"}}}' />
+            <${TextField} id="events-header" label="Header (name:value)" value=${draft.header}
+                          onChange=${field('header')} placeholder="e.g. x-github-event:push" />
             <div class="actions">
                 <button type="submit" class="primary">Apply</button>
                 ${filtered ? html`<a class="button" href="#/events">Clear filters</a>` : null}
             </div>
         </form>
+        ${replayFilter ? html`<div class="filter-replay">
+            <${ReplayAll} filter=${replayFilter} describedBy="events-key-replay-help" />
+            <span id="events-key-replay-help" class="help">every ${replayFilter.status} event of this search key
+                the filters above select</span>
+        </div><${ReplayJobs} />` : null}
         ${eventId && params.get('source') ? html`<p>Open <a href=${eventHref(params.get('source'), eventId)}>event
             ${T(eventId)} of ${T(params.get('source'))}</a> directly.</p>` : null}
         <${Results} pages=${pages} filtered=${filtered} />
@@ -49,21 +67,29 @@ function Results({ pages, filtered }) {
     if (pages.loading && !pages.data) return html`<${Loading} what="events" />`;
     if (pages.error) return html`<${ErrorNote} error=${pages.error} what="The events" />`;
     const events = pages.data.items;
+    const scan = pages.data.scan;
+    // A search of bodies or headers looks at a bounded slice of the newest events: the page says how far it looked.
+    const looked = scan ? html`<p class="help" role="note">${scan.reached
+        ? html`Bodies and headers searched: the newest ${Number(scan.limit).toLocaleString()} events of the filters'
+            window, back to <${Time} at=${scan.oldest} />.${pages.data.next
+            ? ' “Search older events” or “Load more” looks further.' : ''}`
+        : 'Bodies and headers searched: every event of the filters\' window.'}</p>` : null;
     if (!events.length && pages.data.next) {
         // The server looks at a bounded slice of events per page for filters no index orders by time: none of
         // them matched, but older ones may.
         return html`<${Empty}>No event matches these filters among the newest ones looked at.</${Empty}>
-            <${MoreButton} pages=${pages} label="Search older events" />`;
+            ${looked}<${MoreButton} pages=${pages} label="Search older events" />`;
     }
     if (!events.length) {
         return html`<${Empty}>${filtered ? 'No event matches these filters.'
-            : 'No event has been received yet. Point a sender at POST /webhooks/<source>.'}</${Empty}>`;
+            : 'No event has been received yet. Point a sender at POST /webhooks/<source>.'}</${Empty}>${looked}`;
     }
     const shown = `${events.length.toLocaleString()} event${events.length === 1 ? '' : 's'} shown, newest first${
         pages.data.next ? '; “Load more” for older ones' : ''}.`;
     // While other filters load, the previous list stays, marked as such.
     return html`${pages.loading ? html`<${Loading} what="the events for these filters" />` : null}
         <p class="count" role="status">${shown}</p>
+        ${looked}
         <${EventsTable} events=${events} caption="Events, newest first" />
         <${MoreButton} pages=${pages} />`;
 }

@@ -130,10 +130,26 @@ public class SchemaMigration {
         ConfiguredDataSource.deregisterOwnDrivers();
     }
 
-    /** The migrations' placeholders: the conditions of partial indexes on PostgreSQL, nothing on H2. */
+    /**
+     * The migrations' placeholders: the conditions of partial indexes on PostgreSQL, nothing on H2; the body search's
+     * function on PostgreSQL, a statement that does nothing on H2.
+     */
     public static Map<String, String> placeholders(boolean postgres) {
         return Map.of("sharedBodiesOnly", postgres ? "WHERE body_digest IS NOT NULL" : "",
-                "deathsOnly", postgres ? "WHERE outcome = 'dead'" : "");
+                "deathsOnly", postgres ? "WHERE outcome = 'dead'" : "",
+                "bodyAsJsonb", postgres ? bodyAsJsonb() : "SELECT 1;");
+    }
+
+    /**
+     * V18's function on PostgreSQL (db/postgresql/body_as_jsonb.sql, where bench/console-scale reads it too): its
+     * exception block makes a body jsonb refuses a NULL, not the search's failure.
+     */
+    private static String bodyAsJsonb() {
+        try (var in = SchemaMigration.class.getResourceAsStream("/db/postgresql/body_as_jsonb.sql")) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException | NullPointerException e) {
+            throw new IllegalStateException("db/postgresql/body_as_jsonb.sql is missing from the archive", e);
+        }
     }
 
     private boolean postgres() {

@@ -9,14 +9,26 @@ import java.time.Instant;
 /**
  * Which recorded events a bulk replay queues again: all of one status ({@code dead} unless said otherwise),
  * optionally of one source, of a type (exactly, or as a prefix with {@code typePrefix}), with one last error exactly
- * (a dead group's), received in {@code [since, until)}. The type is exact unless asked otherwise: a replay queues work
- * again, and {@code invoice.paid} must not also select {@code invoice.paid_out} by surprise.
+ * (a dead group's), received in {@code [since, until)}, with a search key's value ({@code customer:cus_9}, read from
+ * the keys' index). The type is exact unless asked otherwise: a replay queues work again, and {@code invoice.paid}
+ * must not also select {@code invoice.paid_out} by surprise.
+ *
+ * @param key       the search key as the operator wrote it ({@code customer:cus_9}), or {@code null}
+ * @param searchKey that key resolved to its pointers, with {@code key}
  */
 public record ReplayFilter(String source, EventStatus status, String type, Instant since, Instant until,
-                           boolean typePrefix, String error) {
+                           boolean typePrefix, String error, String key, EventQuery.Key searchKey) {
 
     public ReplayFilter {
         status = status == null ? EventStatus.DEAD : status;
+        if ((key == null) != (searchKey == null)) {
+            throw new IllegalArgumentException("a search key comes with its pointers");
+        }
+    }
+
+    public ReplayFilter(String source, EventStatus status, String type, Instant since, Instant until,
+                        boolean typePrefix, String error) {
+        this(source, status, type, since, until, typePrefix, error, null, null);
     }
 
     public ReplayFilter(String source, EventStatus status, String type, Instant since, Instant until) {
@@ -25,12 +37,12 @@ public record ReplayFilter(String source, EventStatus status, String type, Insta
 
     /** The same filter up to {@code until}. */
     public ReplayFilter until(Instant until) {
-        return new ReplayFilter(source, status, type, since, until, typePrefix, error);
+        return new ReplayFilter(source, status, type, since, until, typePrefix, error, key, searchKey);
     }
 
     /** The events it selects, as a query of {@code limit} a page. */
     public EventQuery query(int limit) {
-        return new EventQuery(source, status, type, since, until, null, limit, !typePrefix, error, null, null);
+        return new EventQuery(source, status, type, since, until, null, limit, !typePrefix, error, null, searchKey);
     }
 
     /** A canonical form: the same filter always gives the same text, for the job's idempotency key. */
@@ -54,6 +66,9 @@ public record ReplayFilter(String source, EventStatus status, String type, Insta
         }
         if (error != null) {
             json.add("error", error);
+        }
+        if (key != null) {
+            json.add("key", key);
         }
         return json.build().toString();
     }

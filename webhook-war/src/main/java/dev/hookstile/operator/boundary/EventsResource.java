@@ -1,6 +1,8 @@
 package dev.hookstile.operator.boundary;
 
+import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventQuery;
+import dev.hookstile.search.JsonMatch;
 import dev.hookstile.search.boundary.SearchKeys;
 import dev.hookstile.events.boundary.EventSummary;
 import dev.hookstile.events.boundary.RecordedEvents;
@@ -53,47 +55,53 @@ public class EventsResource {
     @Inject
     SearchKeys searchKeys;
 
-    /** A pointer and a value, each at most 255 characters, and the colon between them. */
-    private static final int MAX_KEY_QUERY = 511;
+    @Inject
+    ContentSearch contentSearch;
 
     @GET
     public Response list(@QueryParam("source") String source, @QueryParam("status") String status,
                          @QueryParam("type") String type, @QueryParam("since") String since,
                          @QueryParam("until") String until, @QueryParam("limit") String limit,
                          @QueryParam("after") String after, @QueryParam("eventId") String eventId,
-                         @QueryParam("key") String key) {
+                         @QueryParam("key") String key, @QueryParam("match") String match,
+                         @QueryParam("header") String header) {
         EventQuery query;
+        JsonMatch fragment;
+        ContentSearch.Header sent;
         try {
+            fragment = match == null || match.isBlank() ? null : JsonMatch.parse(match);
+            sent = header(header);
             // type is a prefix (type=invoice. lists invoice.paid and invoice.created); eventId is exact, found by
             // primary key with or without a source; key is a search key and its value (customer:cus_9).
             query = new EventQuery(QueryParameters.text("source", source, QueryParameters.MAX_SOURCE),
                     QueryParameters.status(status), QueryParameters.text("type", type, QueryParameters.MAX_TEXT),
                     QueryParameters.instant("since", since), QueryParameters.instant("until", until),
                     position(after), QueryParameters.limit(limit, 50, EventQuery.MAX_LIMIT), false, null,
-                    QueryParameters.eventId(eventId), key(key));
+                    QueryParameters.eventId(eventId), QueryParameters.key(searchKeys, key));
         } catch (IllegalArgumentException e) {
             return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/events").build();
         }
+        if (fragment != null || sent != null) {
+            ContentSearch.Page found = contentSearch.page(query, fragment, sent);
+            return Response.ok(new Page(found.events().stream().map(Summary::of).toList(),
+                    found.next() == null ? null : found.next().encode(), ScanView.of(found.scan()))).build();
+        }
         RecordedEvents.Page page = events.page(query);
         String next = page.next() == null ? null : page.next().encode();
-        return Response.ok(new Page(page.events().stream().map(Summary::of).toList(), next)).build();
+        return Response.ok(new Page(page.events().stream().map(Summary::of).toList(), next, null)).build();
     }
 
-    /**
-     * {@code <key>:<value>}: the key a configured pointer ({@code /data/object/customer}) or its last segment
-     * ({@code customer}); the first {@code ':'} ends it (no key holds one).
-     */
-    private EventQuery.Key key(String text) {
+    /** {@code <name>:<value>}: a retained header with this value exactly, its name in any case. */
+    private static ContentSearch.Header header(String text) {
         if (text == null || text.isEmpty()) {
             return null;
         }
         int colon = text.indexOf(':');
-        if (colon <= 0 || text.length() > MAX_KEY_QUERY || !QueryParameters.printable(text)) {
-            throw new IllegalArgumentException("key must be a search key and a value, e.g. customer:cus_9 or"
-                    + " /data/object/customer:cus_9, at most " + MAX_KEY_QUERY + " printable characters");
+        if (colon <= 0 || text.length() > QueryParameters.MAX_KEY || !QueryParameters.printable(text)) {
+            throw new IllegalArgumentException("header must be a header's name and value, e.g. x-github-event:push, at"
+                    + " most " + QueryParameters.MAX_KEY + " printable characters");
         }
-        return new EventQuery.Key(searchKeys.pointersNamed(text.substring(0, colon)),
-                SearchKeys.searchable(text.substring(colon + 1)));
+        return new ContentSearch.Header(text.substring(0, colon).trim(), text.substring(colon + 1).trim());
     }
 
     @GET
@@ -140,9 +148,24 @@ public class EventsResource {
         }
     }
 
-    /** A page of {@code GET /api/events}; {@code next} is the cursor of the following page, absent on the last. */
-    @JsonbPropertyOrder({"events", "next"})
-    public record Page(List<Summary> events, String next) {
+    /**
+     * A page of {@code GET /api/events}; {@code next} is the cursor of the following page, absent on the last;
+     * {@code scan} how far a search of the bodies looked.
+     */
+    @JsonbPropertyOrder({"events", "next", "scan"})
+    public record Page(List<Summary> events, String next, ScanView scan) {
+    }
+
+    /**
+     * How far a search of the bodies looked: the newest {@code limit} events of the window after the cursor at most;
+     * {@code reached} when there were that many, back to {@code oldest} ({@code next} then searches older ones).
+     */
+    @JsonbPropertyOrder({"limit", "reached", "oldest"})
+    public record ScanView(int limit, boolean reached, String oldest) {
+
+        static ScanView of(ContentSearch.Scan scan) {
+            return new ScanView(scan.limit(), scan.reached(), instant(scan.oldest()));
+        }
     }
 
     /** One event in a list. Times are ISO-8601 instants; absent values are left out. */

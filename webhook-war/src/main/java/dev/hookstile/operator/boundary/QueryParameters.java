@@ -1,6 +1,8 @@
 package dev.hookstile.operator.boundary;
 
+import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.search.boundary.SearchKeys;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -121,5 +123,28 @@ final class QueryParameters {
             throw new IllegalArgumentException("'after' is not a cursor this API returned");
         }
         return id;
+    }
+
+    /** A pointer and a value, each at most 255 characters, and the colon between them. */
+    static final int MAX_KEY = 511;
+
+    /**
+     * {@code <key>:<value>}, a search key and its whole value: the key a configured pointer
+     * ({@code /data/object/customer}) or its last segment ({@code customer}); the first {@code ':'} ends it (no key
+     * holds one). {@code null} when absent.
+     *
+     * @throws IllegalArgumentException when malformed, or when no source has the key (naming those there are)
+     */
+    static EventQuery.Key key(SearchKeys keys, String text) {
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        int colon = text.indexOf(':');
+        if (colon <= 0 || text.length() > MAX_KEY || !printable(text)) {
+            throw new IllegalArgumentException("key must be a search key and a value, e.g. customer:cus_9 or"
+                    + " /data/object/customer:cus_9, at most " + MAX_KEY + " printable characters");
+        }
+        return new EventQuery.Key(keys.pointersNamed(text.substring(0, colon)),
+                SearchKeys.searchable(text.substring(colon + 1)));
     }
 }

@@ -1,10 +1,12 @@
 package dev.hookstile.operator.boundary;
 
 import dev.hookstile.web.boundary.Problems;
+import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.replay.boundary.ReplayFilter;
 import dev.hookstile.replay.boundary.ReplayJobs;
 import dev.hookstile.replay.boundary.ReplayRefused;
 import dev.hookstile.replay.entity.ReplayJob;
+import dev.hookstile.search.boundary.SearchKeys;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonException;
@@ -34,6 +36,9 @@ import java.io.StringReader;
 public class ReplaysResource {
 
     private static final JsonProvider JSON = JsonProvider.provider();
+
+    @Inject
+    SearchKeys searchKeys;
 
     @Inject
     ReplayJobs jobs;
@@ -118,7 +123,7 @@ public class ReplaysResource {
     }
 
     /** The filter fields of a replay request, checked: a malformed value is a 400 naming it. */
-    private static ReplayFilter filter(JsonObject request) {
+    private ReplayFilter filter(JsonObject request) {
         JsonValue prefix = request.get("typePrefix");
         if (prefix != null && prefix != JsonValue.NULL && prefix != JsonValue.TRUE && prefix != JsonValue.FALSE) {
             throw new IllegalArgumentException("typePrefix must be true or false");
@@ -130,12 +135,23 @@ public class ReplaysResource {
                 QueryParameters.instant("since", text(request, "since")),
                 QueryParameters.instant("until", text(request, "until")),
                 prefix == JsonValue.TRUE && type != null,
-                error(request));
+                error(request), key(request), searchKey(request));
         if (filter.status() != null && filter.status().open()) {
             throw new IllegalArgumentException("status must be completed, ignored or dead: only a finished "
                     + "event can be replayed");
         }
         return filter;
+    }
+
+    /** {@code key}: a search key and its value, {@code customer:cus_9}, as {@code GET /api/events?key=} takes it. */
+    private static String key(JsonObject request) {
+        String key = text(request, "key");
+        return key == null || key.isEmpty() ? null : key;
+    }
+
+    private EventQuery.Key searchKey(JsonObject request) {
+        String key = key(request);
+        return QueryParameters.key(searchKeys, key);
     }
 
     /** As long as the column: a dead group's error is matched exactly. */

@@ -349,6 +349,32 @@ class ConsoleIT extends DeployedHookstile {
     }
 
     @Test
+    void eventsAreFoundByAFragmentOfTheirBodyAndThePageSaysHowFarItLooked() {
+        String status = "<img src=x onerror=window.__xss=7>" + run;
+        String mine = "match-" + run;
+        String theirs = "match-other-" + run;
+        HttpResponse<String> sent = webhooks.send(webhooks.standard("it", mine,
+                "{\"type\":\"console.match\",\"data\":{\"object\":{\"status\":" + json(status) + "}}}"));
+        assertEquals(202, sent.statusCode(), sent.body());
+        send("it", theirs, "console.match");
+        webhooks.awaitRecorded("it", mine, completed(), PROCESSING);
+        webhooks.awaitRecorded("it", theirs, completed(), PROCESSING);
+        signIn();
+
+        browser.link("Events").click();
+        browser.heading("Events");
+        browser.awaitText(theirs);
+        browser.type("Body contains (JSON)", "{\"data\":{\"object\":{\"status\":" + json(status) + "}}}")
+                .click("Apply");
+
+        browser.await("the fragment in the URL", d -> browser.currentUrl().contains("match=") ? Boolean.TRUE : null);
+        browser.awaitText(mine);
+        browser.awaitNoText(theirs);
+        browser.awaitText("Bodies and headers searched");
+        assertNothingRan("the events found by a fragment of their body");
+    }
+
+    @Test
     void aDeadEventIsFoundOnTheDeadEventsPageReplayedAndSeenCompleted() {
         String id = "broken-" + run;
         send("it", id, "console.dead-" + run);

@@ -79,4 +79,13 @@ public class EventsProbe {
     public void fix(@PathParam("source") String source, @PathParam("eventId") String eventId) {
         em.createNativeQuery("INSERT INTO it_fixed (event_id) VALUES (?1)").setParameter(1, eventId).executeUpdate();
     }
+
+    /** The event as if received before its source had search keys: its keys gone (a back-fill writes them). */
+    @POST
+    @Path("forget-keys")
+    @Transactional
+    public void forgetKeys(@PathParam("source") String source, @PathParam("eventId") String eventId) {
+        em.createNativeQuery("DELETE FROM event_key WHERE source = ?1 AND event_id = ?2").setParameter(1, source)
+                .setParameter(2, eventId).executeUpdate();
+    }
 }

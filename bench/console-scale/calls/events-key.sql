@@ -1,0 +1,2 @@
+-- GET /api/events?key=customer:cus_9 (HOOKSTILE_SOURCES_PAY_SEARCH_KEYS=/data/object/customer)
+SELECT t0.source, t0.event_id, t0.provider, t0.type, t0.status, t0.attempts, t0.received_at, t0.processed_at, t0.last_error FROM received_event t0, event_key t1 WHERE t1.source = t0.source AND t1.event_id = t0.event_id AND t1.key_value = 'cus_9' AND t1.pointer IN ('/data/object/customer') ORDER BY t1.received_at DESC, t1.source DESC, t1.event_id DESC LIMIT 50;

@@ -1,0 +1,239 @@
+package dev.hookstile.events.boundary;
+
+import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.platform.boundary.ContainerResources;
+import dev.hookstile.search.JsonMatch;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import javax.sql.DataSource;
+
+/**
+ * Events by what their sender sent: a body containing a JSON fragment ({@link JsonMatch}) and a retained header with
+ * a value, newest first, never a walk of the whole table: a page looks at the newest
+ * {@code hookstile.operator.list-scan-events} (20,000) events of its filter's window after its cursor, and says so
+ * ({@link Scan}); its {@code next} cursor then searches older ones. On PostgreSQL the database matches (the body by
+ * {@code jsonb @>} through V18's {@code hookstile_body_jsonb}, which makes a body that is not a JSON object no match
+ * rather than an error; the header in the headers' JSON) and stops at the page's limit; on the embedded database the
+ * slice's bodies and headers are read and matched here, with the same rules.
+ */
+@ApplicationScoped
+public class ContentSearch {
+
+    static final int TIMEOUT_SECONDS = 10;
+
+    @Inject
+    @ContainerResources.Database
+    DataSource dataSource;
+
+    @Inject
+    @ConfigProperty(name = "hookstile.operator.list-scan-events", defaultValue = "20000")
+    int scanEvents;
+
+    /**
+     * How far a page looked: at most {@code limit} events after its cursor, newest first; {@code reached} when there
+     * were that many, back to {@code oldest} (a {@code next} cursor then searches older ones).
+     */
+    public record Scan(int limit, boolean reached, OffsetDateTime oldest) {
+    }
+
+    /** A page of events whose body contains the fragment, where the next one starts, and how far it looked. */
+    public record Page(List<EventSummary> events, EventQuery.Position next, Scan scan) {
+    }
+
+    /** A retained header's value, exactly; its name in any case. */
+    public record Header(String name, String value) {
+
+        public Header {
+            name = name.toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * @param match  a fragment the body must contain, or {@code null}
+     * @param header a header the event must have been delivered with, or {@code null}
+     */
+    public Page page(EventQuery query, JsonMatch match, Header header) {
+        try (Connection connection = dataSource.getConnection()) {
+            boolean postgres = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT)
+                    .contains("postgres");
+            EventQuery.Position floor = floor(connection, query);
+            List<EventSummary> events = postgres ? matchedByDatabase(connection, query, floor, match, header)
+                    : matchedHere(connection, query, floor, match, header);
+            Scan scan = new Scan(scanEvents, floor != null, floor == null ? null : floor.receivedAt());
+            if (events.size() == query.limit()) {
+                return new Page(events, EventQuery.Position.of(events.get(events.size() - 1)), scan);
+            }
+            return new Page(events, floor, scan);
+        } catch (SQLException e) {
+            throw new jakarta.persistence.PersistenceException(e.getMessage(), e);
+        }
+    }
+
+    /** The {@code scanEvents}-th event of the filter's slice after the cursor, or null when there are fewer. */
+    private EventQuery.Position floor(Connection connection, EventQuery query) throws SQLException {
+        var sql = new StringBuilder("SELECT e.received_at, e.source, e.event_id");
+        var parameters = new ArrayList<Object>();
+        from(sql, parameters, query);
+        sql.append(" ORDER BY e.received_at DESC, e.source DESC, e.event_id DESC OFFSET ")
+                .append(Math.max(0, scanEvents - 1)).append(" ROWS FETCH NEXT 1 ROWS ONLY");
+        try (PreparedStatement select = prepare(connection, sql, parameters);
+             ResultSet row = select.executeQuery()) {
+            return row.next() ? new EventQuery.Position(row.getObject(1, OffsetDateTime.class), row.getString(2),
+                    row.getString(3)) : null;
+        }
+    }
+
+    private List<EventSummary> matchedByDatabase(Connection connection, EventQuery query, EventQuery.Position floor,
+                                                 JsonMatch match, Header header) throws SQLException {
+        var sql = new StringBuilder(SUMMARY);
+        var parameters = new ArrayList<Object>();
+        from(sql, parameters, query);
+        atOrAfter(sql, parameters, floor);
+        if (header != null) {
+            // The headers' column is Hookstile's own JSON (a flat object of strings): always valid jsonb.
+            sql.append(" AND EXISTS (SELECT 1 FROM jsonb_each_text(CAST(e.headers AS jsonb)) h")
+                    .append(" WHERE lower(h.key) = ? AND h.value = ?)");
+            parameters.add(header.name());
+            parameters.add(header.value());
+        }
+        if (match != null) {
+            sql.append(" AND hookstile_body_jsonb(COALESCE(e.payload, (SELECT b.body FROM event_body b")
+                    .append(" WHERE b.digest = e.body_digest))) @> CAST(? AS jsonb)");
+            parameters.add(match.json());
+        }
+        sql.append(" ORDER BY e.received_at DESC, e.source DESC, e.event_id DESC FETCH FIRST ")
+                .append(query.limit()).append(" ROWS ONLY");
+        var events = new ArrayList<EventSummary>();
+        try (PreparedStatement select = prepare(connection, sql, parameters);
+             ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                events.add(summary(rows));
+            }
+        }
+        return events;
+    }
+
+    private List<EventSummary> matchedHere(Connection connection, EventQuery query, EventQuery.Position floor,
+                                           JsonMatch match, Header header) throws SQLException {
+        var sql = new StringBuilder(SUMMARY).append(", COALESCE(e.payload, (SELECT b.body FROM event_body b")
+                .append(" WHERE b.digest = e.body_digest)), e.headers");
+        var parameters = new ArrayList<Object>();
+        from(sql, parameters, query);
+        atOrAfter(sql, parameters, floor);
+        sql.append(" ORDER BY e.received_at DESC, e.source DESC, e.event_id DESC FETCH FIRST ").append(scanEvents)
+                .append(" ROWS ONLY");
+        var events = new ArrayList<EventSummary>();
+        try (PreparedStatement select = prepare(connection, sql, parameters)) {
+            select.setFetchSize(200);
+            try (ResultSet rows = select.executeQuery()) {
+                while (events.size() < query.limit() && rows.next()) {
+                    if ((match == null || match.matches(rows.getBytes(10)))
+                            && (header == null || hasHeader(rows.getString(11), header))) {
+                        events.add(summary(rows));
+                    }
+                }
+            }
+        }
+        return events;
+    }
+
+    private static boolean hasHeader(String headersJson, Header header) {
+        try (var reader = jakarta.json.Json.createReader(new java.io.StringReader(headersJson))) {
+            return reader.readObject().entrySet().stream().anyMatch(h -> h.getKey().toLowerCase(Locale.ROOT)
+                    .equals(header.name()) && h.getValue() instanceof jakarta.json.JsonString value
+                    && value.getString().equals(header.value()));
+        } catch (RuntimeException notAnObject) {
+            return false;
+        }
+    }
+
+    private static final String SUMMARY = "SELECT e.source, e.event_id, e.provider, e.type, e.status, e.attempts,"
+            + " e.received_at, e.processed_at, e.last_error";
+
+    /** The events the query selects, without a match: its filters, its window and its cursor. */
+    private static void from(StringBuilder sql, List<Object> parameters, EventQuery query) {
+        sql.append(" FROM received_event e");
+        if (query.key() != null) {
+            sql.append(" JOIN event_key k ON k.source = e.source AND k.event_id = e.event_id AND k.key_value = ?")
+                    .append(" AND k.pointer IN (").append(String.join(", ",
+                            Collections.nCopies(query.key().pointers().size(), "?"))).append(")");
+            parameters.add(query.key().value());
+            parameters.addAll(query.key().pointers());
+        }
+        sql.append(" WHERE 1 = 1");
+        if (query.source() != null) {
+            sql.append(" AND e.source = ?");
+            parameters.add(query.source());
+        }
+        if (query.status() != null) {
+            sql.append(" AND e.status = ?");
+            parameters.add(query.status().column());
+        }
+        if (query.type() != null) {
+            sql.append(query.typeExact() ? " AND e.type = ?" : " AND e.type LIKE ? ESCAPE '\\'");
+            parameters.add(query.typeExact() ? query.type() : EventQuery.prefixPattern(query.type()));
+        }
+        if (query.error() != null) {
+            sql.append(" AND e.last_error = ?");
+            parameters.add(query.error());
+        }
+        if (query.eventId() != null) {
+            sql.append(" AND e.event_id = ?");
+            parameters.add(query.eventId());
+        }
+        if (query.since() != null) {
+            sql.append(" AND e.received_at >= ?");
+            parameters.add(Timestamp.from(query.since()));
+        }
+        if (query.until() != null) {
+            sql.append(" AND e.received_at < ?");
+            parameters.add(Timestamp.from(query.until()));
+        }
+        EventQuery.Position after = query.after();
+        if (after != null) {
+            // As RecordedEvents' cursor: the first condition bounds the walk of the index.
+            sql.append(" AND e.received_at <= ? AND (e.received_at < ? OR (e.received_at = ? AND (e.source < ?")
+                    .append(" OR (e.source = ? AND e.event_id < ?))))");
+            parameters.addAll(List.of(after.receivedAt(), after.receivedAt(), after.receivedAt(), after.source(),
+                    after.source(), after.eventId()));
+        }
+    }
+
+    /** No older than the floor, the floor itself included. */
+    private static void atOrAfter(StringBuilder sql, List<Object> parameters, EventQuery.Position floor) {
+        if (floor != null) {
+            sql.append(" AND e.received_at >= ? AND (e.received_at > ? OR (e.received_at = ? AND (e.source > ?")
+                    .append(" OR (e.source = ? AND e.event_id >= ?))))");
+            parameters.addAll(List.of(floor.receivedAt(), floor.receivedAt(), floor.receivedAt(), floor.source(),
+                    floor.source(), floor.eventId()));
+        }
+    }
+
+    private static PreparedStatement prepare(Connection connection, CharSequence sql, List<Object> parameters)
+            throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql.toString());
+        statement.setQueryTimeout(TIMEOUT_SECONDS);
+        for (int i = 0; i < parameters.size(); i++) {
+            statement.setObject(i + 1, parameters.get(i));
+        }
+        return statement;
+    }
+
+    private static EventSummary summary(ResultSet rows) throws SQLException {
+        return new EventSummary(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
+                EventStatus.of(rows.getString(5)), rows.getInt(6), rows.getObject(7, OffsetDateTime.class),
+                rows.getObject(8, OffsetDateTime.class), rows.getString(9));
+    }
+}
