@@ -70,10 +70,10 @@ function Results({ pages, filtered }) {
     const scan = pages.data.scan;
     // A search of bodies or headers looks at a bounded slice of the newest events: the page says how far it looked.
     const looked = scan ? html`<p class="help" role="note">${scan.reached
-        ? html`Bodies and headers searched: the newest ${Number(scan.limit).toLocaleString()} events of the filters'
+        ? html`Bodies and headers searched: the newest ${Number(scan.limit).toLocaleString()} events of the time
             window, back to <${Time} at=${scan.oldest} />.${pages.data.next
             ? ' “Search older events” or “Load more” looks further.' : ''}`
-        : 'Bodies and headers searched: every event of the filters\' window.'}</p>` : null;
+        : 'Bodies and headers searched: every event of the time window.'}</p>` : null;
     if (!events.length && pages.data.next) {
         // The server looks at a bounded slice of events per page for filters no index orders by time: none of
         // them matched, but older ones may.

@@ -22,7 +22,8 @@ import javax.sql.DataSource;
 /**
  * Events by what their sender sent: a body containing a JSON fragment ({@link JsonMatch}) and a retained header with
  * a value, newest first, never a walk of the whole table: a page looks at the newest
- * {@code hookstile.operator.list-scan-events} (20,000) events of its filter's window after its cursor, and says so
+ * {@code hookstile.operator.list-scan-events} (20,000) events of its window after its cursor (of its search key's
+ * events, with one), whatever its other filters, and says so
  * ({@link Scan}); its {@code next} cursor then searches older ones. On PostgreSQL the database matches (the body by
  * {@code jsonb @>} through V18's {@code hookstile_body_jsonb}, which makes a body that is not a JSON object no match
  * rather than an error; the header in the headers' JSON) and stops at the page's limit; on the embedded database the
@@ -81,11 +82,15 @@ public class ContentSearch {
         }
     }
 
-    /** The {@code scanEvents}-th event of the filter's slice after the cursor, or null when there are fewer. */
+    /**
+     * The {@code scanEvents}-th event of the window after the cursor (of the key's events, with a key), or null when
+     * there are fewer. The window's, not the filters': the filters no index orders by time (a type that matches
+     * nothing) would make finding the 20,000th match itself a walk of the table.
+     */
     private EventQuery.Position floor(Connection connection, EventQuery query) throws SQLException {
         var sql = new StringBuilder("SELECT e.received_at, e.source, e.event_id");
         var parameters = new ArrayList<Object>();
-        from(sql, parameters, query);
+        from(sql, parameters, query, false);
         sql.append(" ORDER BY e.received_at DESC, e.source DESC, e.event_id DESC OFFSET ")
                 .append(Math.max(0, scanEvents - 1)).append(" ROWS FETCH NEXT 1 ROWS ONLY");
         try (PreparedStatement select = prepare(connection, sql, parameters);
@@ -99,7 +104,7 @@ public class ContentSearch {
                                                  JsonMatch match, Header header) throws SQLException {
         var sql = new StringBuilder(SUMMARY);
         var parameters = new ArrayList<Object>();
-        from(sql, parameters, query);
+        from(sql, parameters, query, true);
         atOrAfter(sql, parameters, floor);
         if (header != null) {
             // The headers' column is Hookstile's own JSON (a flat object of strings): always valid jsonb.
@@ -130,7 +135,7 @@ public class ContentSearch {
         var sql = new StringBuilder(SUMMARY).append(", COALESCE(e.payload, (SELECT b.body FROM event_body b")
                 .append(" WHERE b.digest = e.body_digest)), e.headers");
         var parameters = new ArrayList<Object>();
-        from(sql, parameters, query);
+        from(sql, parameters, query, true);
         atOrAfter(sql, parameters, floor);
         sql.append(" ORDER BY e.received_at DESC, e.source DESC, e.event_id DESC FETCH FIRST ").append(scanEvents)
                 .append(" ROWS ONLY");
@@ -162,8 +167,11 @@ public class ContentSearch {
     private static final String SUMMARY = "SELECT e.source, e.event_id, e.provider, e.type, e.status, e.attempts,"
             + " e.received_at, e.processed_at, e.last_error";
 
-    /** The events the query selects, without a match: its filters, its window and its cursor. */
-    private static void from(StringBuilder sql, List<Object> parameters, EventQuery query) {
+    /**
+     * The events the query selects, without a match: its key, its window and its cursor, and with {@code filters}
+     * its other filters.
+     */
+    private static void from(StringBuilder sql, List<Object> parameters, EventQuery query, boolean filters) {
         sql.append(" FROM received_event e");
         if (query.key() != null) {
             sql.append(" JOIN event_key k ON k.source = e.source AND k.event_id = e.event_id AND k.key_value = ?")
@@ -173,6 +181,13 @@ public class ContentSearch {
             parameters.addAll(query.key().pointers());
         }
         sql.append(" WHERE 1 = 1");
+        if (filters) {
+            filters(sql, parameters, query);
+        }
+        window(sql, parameters, query);
+    }
+
+    private static void filters(StringBuilder sql, List<Object> parameters, EventQuery query) {
         if (query.source() != null) {
             sql.append(" AND e.source = ?");
             parameters.add(query.source());
@@ -193,6 +208,9 @@ public class ContentSearch {
             sql.append(" AND e.event_id = ?");
             parameters.add(query.eventId());
         }
+    }
+
+    private static void window(StringBuilder sql, List<Object> parameters, EventQuery query) {
         if (query.since() != null) {
             sql.append(" AND e.received_at >= ?");
             parameters.add(Timestamp.from(query.since()));

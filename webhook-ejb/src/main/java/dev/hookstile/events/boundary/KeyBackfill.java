@@ -134,7 +134,8 @@ public class KeyBackfill {
 
     @Timeout
     void tick() {
-        if (!schema.migrated()) {
+        // No source has keys: no back-fill can run, and the database is not asked every second.
+        if (keys.all().isEmpty() || !schema.migrated()) {
             return;
         }
         try (Connection connection = dataSource.getConnection()) {
