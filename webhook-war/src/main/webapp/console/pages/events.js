@@ -73,7 +73,8 @@ function Results({ pages, filtered }) {
         ? html`Bodies and headers searched: the newest ${Number(scan.limit).toLocaleString()} events of the time
             window, back to <${Time} at=${scan.oldest} />.${pages.data.next
             ? ' “Search older events” or “Load more” looks further.' : ''}`
-        : 'Bodies and headers searched: every event of the time window.'}</p>` : null;
+        : pages.data.next ? 'Bodies and headers searched until the page was full: “Load more” looks further.'
+            : 'Bodies and headers searched: every event of the time window.'}</p>` : null;
     if (!events.length && pages.data.next) {
         // The server looks at a bounded slice of events per page for filters no index orders by time: none of
         // them matched, but older ones may.

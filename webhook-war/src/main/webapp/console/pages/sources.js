@@ -67,6 +67,8 @@ function SourceCard({ source: s, index }) {
             <${Setting} name="Retention">${typeof s.retentionDays === 'number'
                 ? (s.retentionDays === 0 ? 'kept for ever' : `${s.retentionDays} days`) : html`<span class="muted">not reported</span>`}</${Setting}>
             <${Setting} name="Ordering key">${s.orderKey ? html`<code>${T(s.orderKey)}</code>` : html`<span class="muted">none: unordered</span>`}</${Setting}>
+            <${Setting} name="Search keys">${(s.searchKeys || []).length ? html`<ul class="plain inline">${s.searchKeys.map(
+                (k) => html`<li key=${k}><code>${T(k)}</code></li>`)}</ul>` : html`<span class="muted">none</span>`}</${Setting}>
             ${s.publicUrl ? html`<${Setting} name="Public URL"><code class="id">${T(s.publicUrl)}</code></${Setting}>` : null}
             <${Setting} name="Destinations">${destinations.length ? html`<ul class="plain">${destinations.map((d, i) => html`
                 <li key=${i}>${T(d.kind)} → <code class="id">${T(d.target)}</code>${Array.isArray(d.types) && d.types.length
@@ -75,6 +77,8 @@ function SourceCard({ source: s, index }) {
             <${Setting} name="Events">${events.length ? html`<ul class="plain inline">${events.map(([status, n]) => html`
                 <li key=${status}><a href=${href(['events'], { source: s.name, status })}>${T(status)}: ${
                     count(n, s.countLimit ?? 10000)}</a></li>`)}</ul>` : html`<span class="muted">none</span>`}</${Setting}>
+            <${Setting} name="Refused"><a href=${href(['refused'], { source: s.name })}
+                aria-label=${`Refused deliveries of ${s.name}`}>refused deliveries</a></${Setting}>
         </dl>
     </article>`;
 }

@@ -23,8 +23,8 @@ import javax.sql.DataSource;
  * Events by what their sender sent: a body containing a JSON fragment ({@link JsonMatch}) and a retained header with
  * a value, newest first, never a walk of the whole table: a page looks at the newest
  * {@code hookstile.operator.list-scan-events} (20,000) events of its window after its cursor (of its search key's
- * events, with one), whatever its other filters, and says so
- * ({@link Scan}); its {@code next} cursor then searches older ones. On PostgreSQL the database matches (the body by
+ * events, with one), whatever its other filters, and stops as soon as it is full; a short page says how far it
+ * looked ({@link Scan}), and its {@code next} cursor then searches older ones. On PostgreSQL the database matches (the body by
  * {@code jsonb @>} through V18's {@code hookstile_body_jsonb}, which makes a body that is not a JSON object no match
  * rather than an error; the header in the headers' JSON) and stops at the page's limit; on the embedded database the
  * slice's bodies and headers are read and matched here, with the same rules.
@@ -43,8 +43,9 @@ public class ContentSearch {
     int scanEvents;
 
     /**
-     * How far a page looked: at most {@code limit} events after its cursor, newest first; {@code reached} when there
-     * were that many, back to {@code oldest} (a {@code next} cursor then searches older ones).
+     * How far a page looked: at most {@code limit} events after its cursor, newest first; {@code reached} when a short
+     * page looked at that many, back to {@code oldest} (its {@code next} cursor then searches older ones). A full page
+     * stopped sooner: not reached, no oldest.
      */
     public record Scan(int limit, boolean reached, OffsetDateTime oldest) {
     }
@@ -69,14 +70,15 @@ public class ContentSearch {
         try (Connection connection = dataSource.getConnection()) {
             boolean postgres = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT)
                     .contains("postgres");
-            EventQuery.Position floor = floor(connection, query);
-            List<EventSummary> events = postgres ? matchedByDatabase(connection, query, floor, match, header)
-                    : matchedHere(connection, query, floor, match, header);
-            Scan scan = new Scan(scanEvents, floor != null, floor == null ? null : floor.receivedAt());
+            List<EventSummary> events = matches(connection, query, postgres, match, header);
             if (events.size() == query.limit()) {
-                return new Page(events, EventQuery.Position.of(events.get(events.size() - 1)), scan);
+                // Full before the slice's end: how far the slice reaches is not read at all.
+                return new Page(events, EventQuery.Position.of(events.get(events.size() - 1)),
+                        new Scan(scanEvents, false, null));
             }
-            return new Page(events, floor, scan);
+            EventQuery.Position floor = floor(connection, query);
+            return new Page(events, floor, new Scan(scanEvents, floor != null,
+                    floor == null ? null : floor.receivedAt()));
         } catch (SQLException e) {
             throw new jakarta.persistence.PersistenceException(e.getMessage(), e);
         }
@@ -84,13 +86,12 @@ public class ContentSearch {
 
     /**
      * The {@code scanEvents}-th event of the window after the cursor (of the key's events, with a key), or null when
-     * there are fewer. The window's, not the filters': the filters no index orders by time (a type that matches
-     * nothing) would make finding the 20,000th match itself a walk of the table.
+     * there are fewer: where a short page's search ended, and the next page's starts.
      */
     private EventQuery.Position floor(Connection connection, EventQuery query) throws SQLException {
         var sql = new StringBuilder("SELECT e.received_at, e.source, e.event_id");
         var parameters = new ArrayList<Object>();
-        from(sql, parameters, query, false);
+        slice(sql, parameters, query);
         sql.append(" ORDER BY e.received_at DESC, e.source DESC, e.event_id DESC OFFSET ")
                 .append(Math.max(0, scanEvents - 1)).append(" ROWS FETCH NEXT 1 ROWS ONLY");
         try (PreparedStatement select = prepare(connection, sql, parameters);
@@ -100,51 +101,45 @@ public class ContentSearch {
         }
     }
 
-    private List<EventSummary> matchedByDatabase(Connection connection, EventQuery query, EventQuery.Position floor,
-                                                 JsonMatch match, Header header) throws SQLException {
-        var sql = new StringBuilder(SUMMARY);
+    /**
+     * The page: the slice (the newest {@code scanEvents} events of the window after the cursor, the window's alone:
+     * a filter no index orders by time, a type that matches nothing, must not make the bound a walk of the table)
+     * read newest first, its events kept that pass the filters and match, until the page is full. PostgreSQL reads
+     * the slice lazily and stops there; on H2 the bodies and headers are matched here, as they come.
+     */
+    private List<EventSummary> matches(Connection connection, EventQuery query, boolean postgres, JsonMatch match,
+                                       Header header) throws SQLException {
+        var sql = new StringBuilder("SELECT w.source, w.event_id, w.provider, w.type, w.status, w.attempts,")
+                .append(" w.received_at, w.processed_at, w.last_error, w.body, w.headers FROM (")
+                .append("SELECT e.source, e.event_id, e.provider, e.type, e.status, e.attempts, e.received_at,")
+                .append(" e.processed_at, e.last_error, e.headers, COALESCE(e.payload, (SELECT b.body FROM event_body b")
+                .append(" WHERE b.digest = e.body_digest)) AS body");
         var parameters = new ArrayList<Object>();
-        from(sql, parameters, query, true);
-        atOrAfter(sql, parameters, floor);
-        if (header != null) {
+        slice(sql, parameters, query);
+        sql.append(" ORDER BY e.received_at DESC, e.source DESC, e.event_id DESC FETCH FIRST ").append(scanEvents)
+                .append(" ROWS ONLY) w WHERE 1 = 1");
+        filters(sql, parameters, query);
+        if (postgres && header != null) {
             // The headers' column is Hookstile's own JSON (a flat object of strings): always valid jsonb.
-            sql.append(" AND EXISTS (SELECT 1 FROM jsonb_each_text(CAST(e.headers AS jsonb)) h")
+            sql.append(" AND EXISTS (SELECT 1 FROM jsonb_each_text(CAST(w.headers AS jsonb)) h")
                     .append(" WHERE lower(h.key) = ? AND h.value = ?)");
             parameters.add(header.name());
             parameters.add(header.value());
         }
-        if (match != null) {
-            sql.append(" AND hookstile_body_jsonb(COALESCE(e.payload, (SELECT b.body FROM event_body b")
-                    .append(" WHERE b.digest = e.body_digest))) @> CAST(? AS jsonb)");
+        if (postgres && match != null) {
+            sql.append(" AND hookstile_body_jsonb(w.body) @> CAST(? AS jsonb)");
             parameters.add(match.json());
         }
-        sql.append(" ORDER BY e.received_at DESC, e.source DESC, e.event_id DESC FETCH FIRST ")
-                .append(query.limit()).append(" ROWS ONLY");
-        var events = new ArrayList<EventSummary>();
-        try (PreparedStatement select = prepare(connection, sql, parameters);
-             ResultSet rows = select.executeQuery()) {
-            while (rows.next()) {
-                events.add(summary(rows));
-            }
+        sql.append(" ORDER BY w.received_at DESC, w.source DESC, w.event_id DESC");
+        if (postgres) {
+            sql.append(" FETCH FIRST ").append(query.limit()).append(" ROWS ONLY");
         }
-        return events;
-    }
-
-    private List<EventSummary> matchedHere(Connection connection, EventQuery query, EventQuery.Position floor,
-                                           JsonMatch match, Header header) throws SQLException {
-        var sql = new StringBuilder(SUMMARY).append(", COALESCE(e.payload, (SELECT b.body FROM event_body b")
-                .append(" WHERE b.digest = e.body_digest)), e.headers");
-        var parameters = new ArrayList<Object>();
-        from(sql, parameters, query, true);
-        atOrAfter(sql, parameters, floor);
-        sql.append(" ORDER BY e.received_at DESC, e.source DESC, e.event_id DESC FETCH FIRST ").append(scanEvents)
-                .append(" ROWS ONLY");
         var events = new ArrayList<EventSummary>();
         try (PreparedStatement select = prepare(connection, sql, parameters)) {
-            select.setFetchSize(200);
+            select.setFetchSize(postgres ? query.limit() : 200);
             try (ResultSet rows = select.executeQuery()) {
                 while (events.size() < query.limit() && rows.next()) {
-                    if ((match == null || match.matches(rows.getBytes(10)))
+                    if (postgres || (match == null || match.matches(rows.getBytes(10)))
                             && (header == null || hasHeader(rows.getString(11), header))) {
                         events.add(summary(rows));
                     }
@@ -164,14 +159,8 @@ public class ContentSearch {
         }
     }
 
-    private static final String SUMMARY = "SELECT e.source, e.event_id, e.provider, e.type, e.status, e.attempts,"
-            + " e.received_at, e.processed_at, e.last_error";
-
-    /**
-     * The events the query selects, without a match: its key, its window and its cursor, and with {@code filters}
-     * its other filters.
-     */
-    private static void from(StringBuilder sql, List<Object> parameters, EventQuery query, boolean filters) {
+    /** The slice's events before its bound: the search key's, the window and the cursor. */
+    private static void slice(StringBuilder sql, List<Object> parameters, EventQuery query) {
         sql.append(" FROM received_event e");
         if (query.key() != null) {
             sql.append(" JOIN event_key k ON k.source = e.source AND k.event_id = e.event_id AND k.key_value = ?")
@@ -181,36 +170,6 @@ public class ContentSearch {
             parameters.addAll(query.key().pointers());
         }
         sql.append(" WHERE 1 = 1");
-        if (filters) {
-            filters(sql, parameters, query);
-        }
-        window(sql, parameters, query);
-    }
-
-    private static void filters(StringBuilder sql, List<Object> parameters, EventQuery query) {
-        if (query.source() != null) {
-            sql.append(" AND e.source = ?");
-            parameters.add(query.source());
-        }
-        if (query.status() != null) {
-            sql.append(" AND e.status = ?");
-            parameters.add(query.status().column());
-        }
-        if (query.type() != null) {
-            sql.append(query.typeExact() ? " AND e.type = ?" : " AND e.type LIKE ? ESCAPE '\\'");
-            parameters.add(query.typeExact() ? query.type() : EventQuery.prefixPattern(query.type()));
-        }
-        if (query.error() != null) {
-            sql.append(" AND e.last_error = ?");
-            parameters.add(query.error());
-        }
-        if (query.eventId() != null) {
-            sql.append(" AND e.event_id = ?");
-            parameters.add(query.eventId());
-        }
-    }
-
-    private static void window(StringBuilder sql, List<Object> parameters, EventQuery query) {
         if (query.since() != null) {
             sql.append(" AND e.received_at >= ?");
             parameters.add(Timestamp.from(query.since()));
@@ -229,13 +188,27 @@ public class ContentSearch {
         }
     }
 
-    /** No older than the floor, the floor itself included. */
-    private static void atOrAfter(StringBuilder sql, List<Object> parameters, EventQuery.Position floor) {
-        if (floor != null) {
-            sql.append(" AND e.received_at >= ? AND (e.received_at > ? OR (e.received_at = ? AND (e.source > ?")
-                    .append(" OR (e.source = ? AND e.event_id >= ?))))");
-            parameters.addAll(List.of(floor.receivedAt(), floor.receivedAt(), floor.receivedAt(), floor.source(),
-                    floor.source(), floor.eventId()));
+    /** The query's other filters, on the slice's events ({@code w}). */
+    private static void filters(StringBuilder sql, List<Object> parameters, EventQuery query) {
+        if (query.source() != null) {
+            sql.append(" AND w.source = ?");
+            parameters.add(query.source());
+        }
+        if (query.status() != null) {
+            sql.append(" AND w.status = ?");
+            parameters.add(query.status().column());
+        }
+        if (query.type() != null) {
+            sql.append(query.typeExact() ? " AND w.type = ?" : " AND w.type LIKE ? ESCAPE '\\'");
+            parameters.add(query.typeExact() ? query.type() : EventQuery.prefixPattern(query.type()));
+        }
+        if (query.error() != null) {
+            sql.append(" AND w.last_error = ?");
+            parameters.add(query.error());
+        }
+        if (query.eventId() != null) {
+            sql.append(" AND w.event_id = ?");
+            parameters.add(query.eventId());
         }
     }
 

@@ -157,8 +157,9 @@ public class EventsResource {
     }
 
     /**
-     * How far a search of the bodies looked: the newest {@code limit} events of the window after the cursor at most;
-     * {@code reached} when there were that many, back to {@code oldest} ({@code next} then searches older ones).
+     * How far a search of bodies or headers looked: the newest {@code limit} events of the window after the cursor at
+     * most, stopping when the page is full; {@code reached} when a short page looked at that many, back to
+     * {@code oldest} ({@code next} then searches older ones).
      */
     @JsonbPropertyOrder({"limit", "reached", "oldest"})
     public record ScanView(int limit, boolean reached, String oldest) {

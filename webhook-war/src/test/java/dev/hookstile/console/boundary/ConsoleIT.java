@@ -354,7 +354,8 @@ class ConsoleIT extends DeployedHookstile {
         String mine = "match-" + run;
         String theirs = "match-other-" + run;
         HttpResponse<String> sent = webhooks.send(webhooks.standard("it", mine,
-                "{\"type\":\"console.match\",\"data\":{\"object\":{\"status\":" + json(status) + "}}}"));
+                "{\"type\":\"console.match\",\"data\":{\"object\":{\"status\":" + json(status) + "}}}")
+                .header("User-Agent", "console-ua-" + run));
         assertEquals(202, sent.statusCode(), sent.body());
         send("it", theirs, "console.match");
         webhooks.awaitRecorded("it", mine, completed(), PROCESSING);
@@ -372,6 +373,14 @@ class ConsoleIT extends DeployedHookstile {
         browser.awaitNoText(theirs);
         browser.awaitText("Bodies and headers searched");
         assertNothingRan("the events found by a fragment of their body");
+
+        browser.link("Clear filters").click();
+        browser.await("the filters cleared", d -> !browser.currentUrl().contains("match=") ? Boolean.TRUE : null);
+        browser.type("Header (name:value)", "User-Agent:console-ua-" + run).click("Apply");
+        browser.await("the header in the URL", d -> browser.currentUrl().contains("header=")
+                && !browser.currentUrl().contains("match=") ? Boolean.TRUE : null);
+        browser.awaitText(mine);
+        browser.awaitNoText(theirs);
     }
 
     @Test

@@ -113,6 +113,29 @@ class RejectionsIT extends DeployedHookstile {
     }
 
     @Test
+    void eachKindOfRefusalIsKeptWithItsReasonAndTheFixToTry() {
+        Instant before = Instant.now().minusSeconds(1);
+        String body = "{\"zen\":\"" + UUID.randomUUID() + "\"}";
+        var missing = webhooks.post("ghkept", body).header("X-GitHub-Delivery", UUID.randomUUID().toString())
+                .header("X-GitHub-Event", "ping");
+        var malformed = webhooks.post("ghkept", body).header("X-GitHub-Delivery", UUID.randomUUID().toString())
+                .header("X-GitHub-Event", "ping").header("X-Hub-Signature-256", "sha256=not-hex");
+        var tooLarge = webhooks.github("ghkept", UUID.randomUUID().toString(), "ping",
+                "{\"pad\":\"" + "x".repeat(1_100_000) + "\"}", "not-the-secret");
+        for (var request : List.of(missing, malformed, tooLarge)) {
+            HttpResponse<String> refused = webhooks.send(request);
+            assertTrue(refused.statusCode() >= 400 && refused.statusCode() < 500, refused.body());
+        }
+
+        for (String reason : List.of("missing-signature", "malformed-signature", "payload-too-large")) {
+            JsonObject counted = awaitSummary(before, summary -> "ghkept".equals(summary.getString("source"))
+                    && reason.equals(summary.getString("reason")));
+            assertFalse(counted.getString("hint").isBlank(), reason);
+            assertEquals("ghkept", counted.getJsonObject("example").getString("source"), reason);
+        }
+    }
+
+    @Test
     void aSourceThatKeepsRefusedBodiesShowsTheBodyAsSentAndOnlyInTheDetail() {
         String delivery = UUID.randomUUID().toString();
         String body = "{\"zen\":\"" + delivery + "\",\"note\":\"<script>alert(1)</script>\",\"bad\":\"\u00e9\"}";
