@@ -25,6 +25,24 @@ public interface SettingsCheck {
         return variable(property) + " (" + property + ")";
     }
 
+    /**
+     * The configured sources' names as {@code Sources} reads them ({@code hookstile.sources}: trimmed, lower-cased,
+     * blanks left out), for a component that checks a setting of each source
+     * ({@code hookstile.sources.<name>.<setting>}).
+     */
+    static List<String> sourceNames(Config config) {
+        return config.getOptionalValue("hookstile.sources", String[].class).stream()
+                .flatMap(java.util.Arrays::stream)
+                .map(name -> name.trim().toLowerCase(java.util.Locale.ROOT))
+                .filter(name -> !name.isEmpty())
+                .toList();
+    }
+
+    /** The property of a source's setting: {@code hookstile.sources.<name>.<setting>}. */
+    static String sourceSetting(String source, String setting) {
+        return "hookstile.sources." + source + "." + setting;
+    }
+
     /** The environment variable MicroProfile Config reads for a property: {@code HOOKSTILE_DB_URL}. */
     static String variable(String property) {
         return property.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(java.util.Locale.ROOT);

@@ -7,10 +7,8 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -22,8 +20,6 @@ import java.util.Set;
  */
 @ApplicationScoped
 public class RefusalSettings implements SettingsCheck {
-
-    private static final String SOURCES = "hookstile.sources";
 
     @Inject
     Config config;
@@ -62,13 +58,8 @@ public class RefusalSettings implements SettingsCheck {
     private List<String> read() {
         var problems = new ArrayList<String>();
         var keeping = new HashSet<String>();
-        var names = config.getOptionalValue(SOURCES, String[].class).map(Arrays::asList).orElse(List.of());
-        for (String raw : names) {
-            String name = raw.trim().toLowerCase(Locale.ROOT);
-            if (name.isEmpty()) {
-                continue;
-            }
-            String property = SOURCES + "." + name + ".keep-refused-bodies";
+        for (String name : SettingsCheck.sourceNames(config)) {
+            String property = SettingsCheck.sourceSetting(name, "keep-refused-bodies");
             Optional<String> value = config.getOptionalValue(property, String.class).map(String::trim)
                     .filter(v -> !v.isEmpty());
             if (value.isEmpty() || value.get().equalsIgnoreCase("false")) {

@@ -9,11 +9,9 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -36,7 +34,6 @@ public class SearchKeys implements SettingsCheck {
     static final int MAX_POINTER = 255;
     /** The longest value kept as it is (the column's size); a longer one is cut, and so is a search's. */
     static final int MAX_VALUE = 255;
-    private static final String SOURCES = "hookstile.sources";
 
     @Inject
     Config config;
@@ -141,13 +138,8 @@ public class SearchKeys implements SettingsCheck {
     private List<String> read() {
         var problems = new ArrayList<String>();
         var keys = new HashMap<String, Set<String>>();
-        var names = config.getOptionalValue(SOURCES, String[].class).map(Arrays::asList).orElse(List.of());
-        for (String raw : names) {
-            String source = raw.trim().toLowerCase(Locale.ROOT);
-            if (source.isEmpty()) {
-                continue;
-            }
-            String property = SOURCES + "." + source + ".search-keys";
+        for (String source : SettingsCheck.sourceNames(config)) {
+            String property = SettingsCheck.sourceSetting(source, "search-keys");
             String[] values = config.getOptionalValue(property, String[].class).orElse(new String[0]);
             var pointers = new LinkedHashSet<String>();
             var lastSegments = new HashMap<String, String>();
