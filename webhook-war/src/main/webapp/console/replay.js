@@ -27,6 +27,8 @@ export function describe(filter) {
     if (filter.type) parts.push(filter.typePrefix ? `with a type starting “${plain(filter.type)}”` : `of type “${plain(filter.type)}”`);
     if (filter.error) parts.push(`failing with “${plain(filter.error)}”`);
     if (filter.key) parts.push(`with ${plain(filter.key)}`);
+    if (filter.match) parts.push(`whose body contains ${plain(typeof filter.match === 'string' ? filter.match : JSON.stringify(filter.match))}`);
+    if (filter.header) parts.push(`delivered with the header ${plain(filter.header)}`);
     if (filter.since) parts.push(`received from ${new Date(filter.since).toLocaleString()}`);
     if (filter.until) parts.push(`received before ${new Date(filter.until).toLocaleString()}`);
     return parts.join(' ');
@@ -111,6 +113,8 @@ export function ReplayAll({ filter, describedBy }) {
         }
     };
     const matched = preview ? preview.matched : 0;
+    // A body or header condition is counted in a bounded number of the events the other filters select.
+    const partial = preview && typeof preview.checked === 'number' && preview.checked < preview.selected;
     return html`<span class="replay-all">
         <button type="button" onClick=${open} disabled=${phase !== 'idle'} aria-describedby=${describedBy || null}>
             Replay all</button>
@@ -119,13 +123,17 @@ export function ReplayAll({ filter, describedBy }) {
         <${Dialog} open=${phase === 'confirm' || phase === 'starting'} title="Replay all matching events?"
                    onClose=${() => setPhase((p) => (p === 'starting' ? p : 'idle'))}>
             ${matched > 0
-                ? html`<p><strong class="big">${count(matched, preview.countLimit)}</strong>${
-                    ` event${matched === 1 ? '' : 's'} will be queued again: `}${T(describe(filter))}.</p>
-                    <p class="help">Each is processed again as a new attempt. Events queued or retrying already are
-                    left as they are. You can cancel the job while it runs.</p>`
-                : html`<p>No event matches: ${T(describe(filter))}. Nothing to replay.</p>`}
+                ? html`<p><strong class="big">${partial ? 'at least ' : ''}${count(matched, preview.countLimit)}</strong>${
+                    ` event${matched === 1 ? '' : 's'} will be queued again: `}${T(describe(filter))}.</p>`
+                : html`<p>${partial ? 'No event matches yet' : 'No event matches'}: ${T(describe(filter))}.${
+                    partial ? '' : ' Nothing to replay.'}</p>`}
+            ${partial ? html`<p class="help" role="note">Counted in the newest ${preview.checked.toLocaleString()}
+                of the ${count(preview.selected, preview.countLimit)} events the other filters select; the replay
+                reads them all.</p>` : null}
+            ${matched > 0 ? html`<p class="help">Each is processed again as a new attempt. Events queued or retrying
+                already are left as they are. You can cancel the job while it runs.</p>` : null}
             <div class="actions">
-                ${matched > 0 ? html`<button type="button" class="primary" onClick=${start}
+                ${matched > 0 || partial ? html`<button type="button" class="primary" onClick=${start}
                     disabled=${phase === 'starting'}>Confirm</button>` : null}
                 <button type="button" onClick=${() => setPhase('idle')} disabled=${phase === 'starting'}>Close</button>
             </div>

@@ -22,12 +22,15 @@ export function Events({ params }) {
         go(href(['events'], draft));
     };
     const filtered = FILTERS.some((name) => params.get(name));
-    // A search key selects its events exactly (an index), so they can be replayed together; a body fragment's
-    // search is bounded, and an event still queued or retrying is not replayed.
+    // A search (a key, a body fragment, a header) can select a bulk replay: the server counts it first, and reads
+    // every event the other filters select for a fragment or a header. An event still queued or retrying is not
+    // replayed, so only a finished status offers it.
     const status = params.get('status') || 'dead';
-    const replayFilter = params.get('key') && !params.get('match') && !params.get('header') && !eventId
-        && ['completed', 'ignored', 'dead'].includes(status) ? Object.fromEntries([
-            ['status', status], ['key', params.get('key')], ['source', params.get('source')],
+    const searched = ['key', 'match', 'header'].some((name) => params.get(name));
+    const replayFilter = searched && !eventId && ['completed', 'ignored', 'dead'].includes(status)
+        ? Object.fromEntries([
+            ['status', status], ['key', params.get('key')], ['match', params.get('match')],
+            ['header', params.get('header')], ['source', params.get('source')],
             ['type', params.get('type')], ['typePrefix', params.get('type') ? true : null],
             ['since', params.get('since')], ['until', params.get('until')]].filter(([, v]) => v)) : null;
     return html`<section>
@@ -53,9 +56,9 @@ export function Events({ params }) {
             </div>
         </form>
         ${replayFilter ? html`<div class="filter-replay">
-            <${ReplayAll} filter=${replayFilter} describedBy="events-key-replay-help" />
-            <span id="events-key-replay-help" class="help">every ${replayFilter.status} event of this search key
-                the filters above select</span>
+            <${ReplayAll} filter=${replayFilter} describedBy="events-search-replay-help" />
+            <span id="events-search-replay-help" class="help">every ${replayFilter.status} event this search and the
+                filters above select</span>
         </div><${ReplayJobs} />` : null}
         ${eventId && params.get('source') ? html`<p>Open <a href=${eventHref(params.get('source'), eventId)}>event
             ${T(eventId)} of ${T(params.get('source'))}</a> directly.</p>` : null}

@@ -49,6 +49,10 @@ public final class JsonMatch {
         return new JsonMatch(object);
     }
 
+    public JsonObject fragment() {
+        return fragment;
+    }
+
     /** The fragment as compact JSON: what PostgreSQL's {@code CAST(? AS jsonb)} receives. */
     public String json() {
         return fragment.toString();

@@ -241,6 +241,20 @@ public final class Webhooks {
         return fail("not kept within 20 s: " + last);
     }
 
+    /** Polls {@code GET /api/replays/{id}} until the bulk replay is no longer running; fails after the timeout. */
+    public JsonObject awaitReplayJob(String id, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonObject job;
+        do {
+            job = json(send(operator("api/replays/" + id).GET()).body());
+            if (!"running".equals(job.getString("status"))) {
+                return job;
+            }
+            sleep(Duration.ofMillis(200));
+        } while (System.nanoTime() < deadline);
+        return fail("the replay job is still running after " + timeout.toSeconds() + " s: " + job);
+    }
+
     /** The server's count of deliveries refused for this reason ({@code hookstile_deliveries_rejected_total}). */
     public long rejections(String reason) {
         HttpResponse<String> metrics = get("metrics");

@@ -15,6 +15,7 @@ import java.sql.Timestamp;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import javax.sql.DataSource;
@@ -33,6 +34,9 @@ import javax.sql.DataSource;
 public class ContentSearch {
 
     static final int TIMEOUT_SECONDS = 10;
+    /** An event's body: inline, or shared by digest. */
+    private static final String BODY =
+            "COALESCE(e.payload, (SELECT b.body FROM event_body b WHERE b.digest = e.body_digest))";
 
     @Inject
     @ContainerResources.Database
@@ -68,8 +72,7 @@ public class ContentSearch {
      */
     public Page page(EventQuery query, JsonMatch match, Header header) {
         try (Connection connection = dataSource.getConnection()) {
-            boolean postgres = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT)
-                    .contains("postgres");
+            boolean postgres = postgres(connection);
             List<EventSummary> events = matches(connection, query, postgres, match, header);
             if (events.size() == query.limit()) {
                 // Full before the slice's end: how far the slice reaches is not read at all.
@@ -112,23 +115,14 @@ public class ContentSearch {
         var sql = new StringBuilder("SELECT w.source, w.event_id, w.provider, w.type, w.status, w.attempts,")
                 .append(" w.received_at, w.processed_at, w.last_error, w.body, w.headers FROM (")
                 .append("SELECT e.source, e.event_id, e.provider, e.type, e.status, e.attempts, e.received_at,")
-                .append(" e.processed_at, e.last_error, e.headers, COALESCE(e.payload, (SELECT b.body FROM event_body b")
-                .append(" WHERE b.digest = e.body_digest)) AS body");
+                .append(" e.processed_at, e.last_error, e.headers, ").append(BODY).append(" AS body");
         var parameters = new ArrayList<Object>();
         slice(sql, parameters, query);
         sql.append(" ORDER BY e.received_at DESC, e.source DESC, e.event_id DESC FETCH FIRST ").append(scanEvents)
                 .append(" ROWS ONLY) w WHERE 1 = 1");
         filters(sql, parameters, query);
-        if (postgres && header != null) {
-            // The headers' column is Hookstile's own JSON (a flat object of strings): always valid jsonb.
-            sql.append(" AND EXISTS (SELECT 1 FROM jsonb_each_text(CAST(w.headers AS jsonb)) h")
-                    .append(" WHERE lower(h.key) = ? AND h.value = ?)");
-            parameters.add(header.name());
-            parameters.add(header.value());
-        }
-        if (postgres && match != null) {
-            sql.append(" AND hookstile_body_jsonb(w.body) @> CAST(? AS jsonb)");
-            parameters.add(match.json());
+        if (postgres) {
+            content(sql, parameters, "w.body", "w.headers", match, header);
         }
         sql.append(" ORDER BY w.received_at DESC, w.source DESC, w.event_id DESC");
         if (postgres) {
@@ -147,6 +141,65 @@ public class ContentSearch {
             }
         }
         return events;
+    }
+
+    /**
+     * Of these events, those whose body contains the fragment and that were delivered with the header, in their order:
+     * what a bulk replay with a body or header condition replays of a page its other filters selected. One statement
+     * for the page, by primary key.
+     */
+    public List<EventSummary> matching(List<EventSummary> events, JsonMatch match, Header header) {
+        if (events.isEmpty() || match == null && header == null) {
+            return events;
+        }
+        var sql = new StringBuilder("SELECT e.source, e.event_id, ").append(BODY)
+                .append(" AS body, e.headers FROM received_event e")
+                .append(" WHERE (e.source, e.event_id) IN (")
+                .append(String.join(", ", Collections.nCopies(events.size(), "(?, ?)"))).append(")");
+        var parameters = new ArrayList<Object>();
+        for (EventSummary event : events) {
+            parameters.add(event.source());
+            parameters.add(event.eventId());
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            boolean postgres = postgres(connection);
+            if (postgres) {
+                content(sql, parameters, BODY, "e.headers", match, header);
+            }
+            var found = new HashSet<List<String>>();
+            try (PreparedStatement select = prepare(connection, sql, parameters);
+                 ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    if (postgres || (match == null || match.matches(rows.getBytes(3)))
+                            && (header == null || hasHeader(rows.getString(4), header))) {
+                        found.add(List.of(rows.getString(1), rows.getString(2)));
+                    }
+                }
+            }
+            return events.stream().filter(event -> found.contains(List.of(event.source(), event.eventId()))).toList();
+        } catch (SQLException e) {
+            throw new jakarta.persistence.PersistenceException(e.getMessage(), e);
+        }
+    }
+
+    /** PostgreSQL's conditions for the fragment and the header: the database matches, the same rules as here. */
+    private static void content(StringBuilder sql, List<Object> parameters, String body, String headers,
+                                JsonMatch match, Header header) {
+        if (header != null) {
+            // The headers' column is Hookstile's own JSON (a flat object of strings): always valid jsonb.
+            sql.append(" AND EXISTS (SELECT 1 FROM jsonb_each_text(CAST(").append(headers).append(" AS jsonb)) h")
+                    .append(" WHERE lower(h.key) = ? AND h.value = ?)");
+            parameters.add(header.name());
+            parameters.add(header.value());
+        }
+        if (match != null) {
+            sql.append(" AND hookstile_body_jsonb(").append(body).append(") @> CAST(? AS jsonb)");
+            parameters.add(match.json());
+        }
+    }
+
+    private static boolean postgres(Connection connection) throws SQLException {
+        return connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("postgres");
     }
 
     private static boolean hasHeader(String headersJson, Header header) {

@@ -1,5 +1,6 @@
 package dev.hookstile.replay.boundary;
 
+import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.events.boundary.EventSummary;
@@ -39,7 +40,9 @@ import java.util.logging.Logger;
  * Bulk replays as jobs: {@link #start} records the job and returns at once; the events the filter selects (as
  * received up to that moment) are queued again one by one in the background, each in its own transaction, through
  * {@link Replays}. Starting the same filter with the same request id again returns the same job and replays
- * nothing more, so a client can retry the call safely.
+ * nothing more, so a client can retry the call safely. A filter on what bodies or headers hold reads the events its
+ * other filters select, page by page, and replays those that match ({@link ContentSearch#matching}): the other filters
+ * bound that walk, as they bound every job.
  *
  * <p>A replay must never crowd out new deliveries. One job runs at a time per database (across instances); a filter
  * that selects more than {@code hookstile.replay.max-events} is refused; the job queues a page only while fewer than
@@ -88,6 +91,9 @@ public class ReplayJobs {
     @Inject
     EventCounts counts;
 
+    @Inject
+    ContentSearch content;
+
     @Resource
     ManagedExecutorService executor;
 
@@ -110,8 +116,9 @@ public class ReplayJobs {
         long selected = counts.matching(bounded.query(1), maxEvents + 1);
         if (selected > maxEvents) {
             throw new ReplayRefused(422, "replay-too-large", "Replay too large", "the filter selects more than "
-                    + maxEvents + " events, the most one job replays (HOOKSTILE_REPLAY_MAX_EVENTS): narrow it, "
-                    + "with since and until, and replay the parts one after another");
+                    + maxEvents + " events" + (bounded.content() ? " before its body and header conditions, which are"
+                    + " checked on each of them" : "") + ", the most one job replays (HOOKSTILE_REPLAY_MAX_EVENTS):"
+                    + " narrow it, with since and until, and replay the parts one after another");
         }
         String id = UUID.randomUUID().toString();
         int created = create(id, key, bounded);
@@ -136,6 +143,8 @@ public class ReplayJobs {
                 + (bounded.type() == null ? "" : " of type " + LogFields.quoted(bounded.type())
                 + (bounded.typePrefix() ? "*" : ""))
                 + (bounded.error() == null ? "" : " that failed with the error of a dead group")
+                + (bounded.key() == null ? "" : " with a search key's value")
+                + (bounded.content() ? " whose body or headers hold what was searched" : "")
                 + " received " + (bounded.since() == null ? "" : "from " + bounded.since() + " ")
                 + "until " + bounded.until() + " (" + selected + " selected)");
         // Only once the job is committed: a job whose row rolled back must replay nothing.
@@ -178,14 +187,6 @@ public class ReplayJobs {
         return Optional.ofNullable(job);
     }
 
-    /** The most events {@link #preview} counts. */
-    public static final int PREVIEW_LIMIT = 100_000;
-
-    /** How many events a replay with this filter would select now, at most {@link #PREVIEW_LIMIT}. */
-    public long preview(ReplayFilter filter) {
-        return counts.matching(filter.query(1), PREVIEW_LIMIT);
-    }
-
     /** What cancelling a job did. */
     public enum Cancel { CANCELLED, FINISHED, NOT_FOUND }
 
@@ -220,7 +221,7 @@ public class ReplayJobs {
             EventQuery query = filter.query(PAGE);
             List<EventSummary> page = events.list(query);
             while (!page.isEmpty()) {
-                for (EventSummary event : page) {
+                for (EventSummary event : content.matching(page, filter.match(), filter.header())) {
                     if (matched == maxEvents) {
                         // Checked at the start; events received since with an earlier time cannot make it more.
                         break;

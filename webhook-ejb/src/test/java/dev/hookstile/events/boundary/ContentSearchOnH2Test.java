@@ -99,6 +99,20 @@ class ContentSearchOnH2Test {
                 new ContentSearch.Header("x-seq", "5"))), "both");
     }
 
+    @Test
+    void ofAReplaysPageOnlyTheEventsWhoseBodyAndHeadersMatchAreKeptInTheirOrder() {
+        List<EventSummary> page = search.page(query(null), null, new ContentSearch.Header("stripe-version",
+                "2024-06-20")).events();
+        assertEquals(4, page.size(), "the newest 4, whatever they hold");
+        JsonMatch failed = JsonMatch.parse("{\"status\":\"failed\"}");
+
+        assertEquals(List.of("5", "4"), search.matching(page, failed, null).stream().map(EventSummary::eventId)
+                .toList(), "a shared body too; not json at all is no match");
+        assertEquals(List.of("4"), search.matching(page, failed, new ContentSearch.Header("X-SEQ", "4")).stream()
+                .map(EventSummary::eventId).toList(), "both");
+        assertEquals(page, search.matching(page, null, null), "no condition: the page as it is");
+    }
+
     private static EventQuery query(EventQuery.Position after) {
         return new EventQuery("pay", null, null, null, null, after, 50, false, null, null, null);
     }

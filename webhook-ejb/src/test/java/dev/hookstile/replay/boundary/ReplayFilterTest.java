@@ -66,4 +66,18 @@ class ReplayFilterTest {
                 prefix.toJson());
         assertNotEquals(ReplayJobs.requestKey(exact, "r-1"), ReplayJobs.requestKey(prefix, "r-1"));
     }
+
+    @Test
+    void aBodyFragmentAndAHeaderAreNamedInTheCanonicalFormAndMakeAnotherJob() {
+        var content = new ReplayFilter("gh", null, null, null, null, false, null, null, null,
+                dev.hookstile.search.JsonMatch.parse("{ \"data\" : {\"status\": \"failed\"}}"),
+                new dev.hookstile.events.boundary.ContentSearch.Header("X-GitHub-Event", "push"));
+
+        assertTrue(content.content());
+        assertFalse(new ReplayFilter("gh", null, null, null, null).content());
+        assertEquals("{\"status\":\"dead\",\"source\":\"gh\",\"match\":{\"data\":{\"status\":\"failed\"}},"
+                + "\"header\":\"x-github-event:push\"}", content.toJson(), "compact, the header's name in lower case");
+        assertNotEquals(ReplayJobs.requestKey(content, "r-1"),
+                ReplayJobs.requestKey(new ReplayFilter("gh", null, null, null, null), "r-1"));
+    }
 }

@@ -69,8 +69,8 @@ public class EventsResource {
         JsonMatch fragment;
         ContentSearch.Header sent;
         try {
-            fragment = match == null || match.isBlank() ? null : JsonMatch.parse(match);
-            sent = header(header);
+            fragment = QueryParameters.match(match);
+            sent = QueryParameters.header(header);
             // type is a prefix (type=invoice. lists invoice.paid and invoice.created); eventId is exact, found by
             // primary key with or without a source; key is a search key and its value (customer:cus_9).
             query = new EventQuery(QueryParameters.text("source", source, QueryParameters.MAX_SOURCE),
@@ -89,19 +89,6 @@ public class EventsResource {
         RecordedEvents.Page page = events.page(query);
         String next = page.next() == null ? null : page.next().encode();
         return Response.ok(new Page(page.events().stream().map(Summary::of).toList(), next, null)).build();
-    }
-
-    /** {@code <name>:<value>}: a retained header with this value exactly, its name in any case. */
-    private static ContentSearch.Header header(String text) {
-        if (text == null || text.isEmpty()) {
-            return null;
-        }
-        int colon = text.indexOf(':');
-        if (colon <= 0 || text.length() > QueryParameters.MAX_KEY || !QueryParameters.printable(text)) {
-            throw new IllegalArgumentException("header must be a header's name and value, e.g. x-github-event:push, at"
-                    + " most " + QueryParameters.MAX_KEY + " printable characters");
-        }
-        return new ContentSearch.Header(text.substring(0, colon).trim(), text.substring(colon + 1).trim());
     }
 
     @GET

@@ -1,7 +1,9 @@
 package dev.hookstile.operator.boundary;
 
+import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.search.JsonMatch;
 import dev.hookstile.search.boundary.SearchKeys;
 
 import java.time.Instant;
@@ -146,5 +148,26 @@ final class QueryParameters {
         }
         return new EventQuery.Key(keys.pointersNamed(text.substring(0, colon)),
                 SearchKeys.searchable(text.substring(colon + 1)));
+    }
+
+    /**
+     * {@code <name>:<value>}: a retained header with this value exactly, its name in any case; {@code null} when
+     * absent.
+     */
+    static ContentSearch.Header header(String text) {
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        int colon = text.indexOf(':');
+        if (colon <= 0 || text.length() > MAX_KEY || !printable(text)) {
+            throw new IllegalArgumentException("header must be a header's name and value, e.g. x-github-event:push, at"
+                    + " most " + MAX_KEY + " printable characters");
+        }
+        return new ContentSearch.Header(text.substring(0, colon).trim(), text.substring(colon + 1).trim());
+    }
+
+    /** A JSON object the body must contain; {@code null} when absent or blank. */
+    static JsonMatch match(String text) {
+        return text == null || text.isBlank() ? null : JsonMatch.parse(text);
     }
 }

@@ -4,8 +4,10 @@ import dev.hookstile.web.boundary.Problems;
 import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.replay.boundary.ReplayFilter;
 import dev.hookstile.replay.boundary.ReplayJobs;
+import dev.hookstile.replay.boundary.ReplayPreview;
 import dev.hookstile.replay.boundary.ReplayRefused;
 import dev.hookstile.replay.entity.ReplayJob;
+import dev.hookstile.search.JsonMatch;
 import dev.hookstile.search.boundary.SearchKeys;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -43,6 +45,9 @@ public class ReplaysResource {
     @Inject
     ReplayJobs jobs;
 
+    @Inject
+    ReplayPreview previews;
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response start(String body) {
@@ -75,7 +80,8 @@ public class ReplaysResource {
 
     /**
      * {@code POST /api/replays/preview}: how many events {@code POST /api/replays} with this filter would select now,
-     * counted up to {@value ReplayJobs#PREVIEW_LIMIT} (a count equal to it means at least that many).
+     * counted up to {@value ReplayPreview#LIMIT} (a count equal to it means at least that many); with a body or header
+     * condition, among how many of the events the other filters select.
      */
     @POST
     @Path("preview")
@@ -90,7 +96,9 @@ public class ReplaysResource {
             return Problems.of(400, "invalid-request", "Invalid request", e.getMessage(), "/api/replays/preview")
                     .build();
         }
-        return Response.ok(new Preview(jobs.preview(filter), ReplayJobs.PREVIEW_LIMIT)).build();
+        ReplayPreview.Count count = previews.count(filter);
+        return Response.ok(new Preview(count.matched(), ReplayPreview.LIMIT, count.selected(), count.checked()))
+                .build();
     }
 
     /** {@code POST /api/replays/{id}/cancel}: stops a running job before its next page of events. */
@@ -111,9 +119,13 @@ public class ReplaysResource {
         };
     }
 
-    /** The answer of a preview: how many events the replay would select, counted up to {@code countLimit}. */
-    @JsonbPropertyOrder({"matched", "countLimit"})
-    public record Preview(long matched, int countLimit) {
+    /**
+     * The answer of a preview: how many events the replay would select, counted up to {@code countLimit}; with a body
+     * or header condition, {@code matched} of the {@code checked} newest of the {@code selected} events the other
+     * filters select (when fewer than all were checked, at least that many).
+     */
+    @JsonbPropertyOrder({"matched", "countLimit", "selected", "checked"})
+    public record Preview(long matched, int countLimit, Long selected, Long checked) {
     }
 
     private static JsonObject read(String body) {
@@ -135,7 +147,8 @@ public class ReplaysResource {
                 QueryParameters.instant("since", text(request, "since")),
                 QueryParameters.instant("until", text(request, "until")),
                 prefix == JsonValue.TRUE && type != null,
-                error(request), key(request), searchKey(request));
+                error(request), key(request), searchKey(request), match(request),
+                QueryParameters.header(text(request, "header")));
         if (filter.status() != null && filter.status().open()) {
             throw new IllegalArgumentException("status must be completed, ignored or dead: only a finished "
                     + "event can be replayed");
@@ -152,6 +165,15 @@ public class ReplaysResource {
     private EventQuery.Key searchKey(JsonObject request) {
         String key = key(request);
         return QueryParameters.key(searchKeys, key);
+    }
+
+    /** {@code match}: a JSON object the body must contain, given as one or as its text (as {@code ?match=} takes it). */
+    private static JsonMatch match(JsonObject request) {
+        JsonValue value = request.get("match");
+        if (value instanceof JsonObject fragment) {
+            return JsonMatch.parse(fragment.toString());
+        }
+        return QueryParameters.match(text(request, "match"));
     }
 
     /** As long as the column: a dead group's error is matched exactly. */

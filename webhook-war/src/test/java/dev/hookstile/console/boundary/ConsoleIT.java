@@ -374,6 +374,22 @@ class ConsoleIT extends DeployedHookstile {
         browser.awaitText("Bodies and headers searched");
         assertNothingRan("the events found by a fragment of their body");
 
+        // The same search selects a bulk replay, counted first: only the event whose body matches is processed again.
+        browser.choose("Status", "completed").click("Apply");
+        browser.await("the status in the URL", d -> browser.currentUrl().contains("status=completed")
+                ? Boolean.TRUE : null);
+        browser.awaitText(mine);
+        browser.click("Replay all");
+        WebElement dialog = browser.await("the replay's confirmation", d -> browser.driver()
+                .findElements(By.xpath("//dialog[@open]")).stream().findFirst().orElse(null));
+        browser.await("the count of events to queue", d -> dialog.getText().contains("1 event will be queued again")
+                && dialog.getText().contains("whose body contains") ? Boolean.TRUE : null);
+        assertNothingRan("the replay's confirmation, naming the fragment");
+        browser.within(dialog).button("Confirm").click();
+        assertEquals(2, webhooks.awaitRecorded("it", mine, state -> state.getInt("effects") == 2, PROCESSING)
+                .getInt("effects"), "processed again, once, by the replay");
+        assertEquals(1, webhooks.recorded("it", theirs).getInt("effects"), "the event whose body does not match is not");
+
         browser.link("Clear filters").click();
         browser.await("the filters cleared", d -> !browser.currentUrl().contains("match=") ? Boolean.TRUE : null);
         browser.type("Header (name:value)", "User-Agent:console-ua-" + run).click("Apply");

@@ -233,7 +233,7 @@ class ConsoleStatisticsIT extends DeployedHookstile {
                         + UUID.randomUUID() + "\"}")));
         assertEquals(202, started.statusCode(), started.body());
         String job = json(started.body()).getString("id");
-        JsonObject done = awaitJob(job);
+        JsonObject done = webhooks.awaitReplayJob(job, PROCESSING);
         assertEquals("completed", done.getString("status"), done.toString());
         assertEquals(1, done.getInt("matched"), done.toString());
         // Still broken: the replay's attempt fails again, and only the group's event had one.
@@ -312,19 +312,6 @@ class ConsoleStatisticsIT extends DeployedHookstile {
         JsonObject preview = json(response.body());
         assertEquals(100_000, preview.getInt("countLimit"));
         return preview.getJsonNumber("matched").longValue();
-    }
-
-    private JsonObject awaitJob(String id) {
-        long deadline = System.nanoTime() + PROCESSING.toNanos();
-        JsonObject job;
-        do {
-            job = json(webhooks.send(webhooks.operator("api/replays/" + id).GET()).body());
-            if (!"running".equals(job.getString("status"))) {
-                return job;
-            }
-            Webhooks.sleep(Duration.ofMillis(200));
-        } while (System.nanoTime() < deadline);
-        return fail("the job is still running: " + job);
     }
 
     private List<String> eventIds(String path) {

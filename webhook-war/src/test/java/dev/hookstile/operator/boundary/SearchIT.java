@@ -89,6 +89,44 @@ class SearchIT extends DeployedHookstile {
     }
 
     @Test
+    void aBulkReplayByABodyFragmentOrAHeaderCountsFirstAndReplaysOnlyTheEventsThatMatch() {
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        String since = java.time.Instant.now().minusSeconds(60).toString();
+        String failed = "broken-fragment-" + run + "-failed";
+        String paid = "broken-fragment-" + run + "-paid";
+        send(failed, "{\"type\":\"search.test\",\"data\":{\"object\":{\"run\":\"" + run
+                + "\",\"status\":\"failed\"}}}");
+        HttpResponse<String> sent = webhooks.send(webhooks.standard("it", paid, "{\"type\":\"search.test\",\"data\":"
+                + "{\"object\":{\"run\":\"" + run + "\",\"status\":\"paid\"}}}").header("User-Agent", "tenant-" + run));
+        assertEquals(202, sent.statusCode(), sent.body());
+        webhooks.awaitRecorded("it", failed, state -> "dead".equals(state.getString("status")), PROCESSING);
+        webhooks.awaitRecorded("it", paid, state -> "dead".equals(state.getString("status")), PROCESSING);
+        fix(failed);
+        fix(paid);
+
+        String byBody = "{\"source\":\"it\",\"since\":\"" + since + "\",\"match\":{\"data\":{\"object\":{\"run\":\""
+                + run + "\",\"status\":\"failed\"}}}";
+        JsonObject preview = post("api/replays/preview", byBody + "}");
+        assertEquals(1, preview.getJsonNumber("matched").longValue(), preview.toString());
+        assertTrue(preview.getJsonNumber("selected").longValue() >= 2, "the dead events the other filters select: "
+                + preview);
+        assertEquals(preview.getJsonNumber("selected").longValue(), preview.getJsonNumber("checked").longValue(),
+                "all of them read: the count is exact");
+        assertEquals(1, post("api/replays/preview", "{\"source\":\"it\",\"since\":\"" + since
+                + "\",\"header\":\"user-agent:tenant-" + run + "\"}").getJsonNumber("matched").longValue(), "by a retained header's value");
+
+        JsonObject job = post("api/replays", byBody + ",\"requestId\":\"fragment-" + run + "\"}");
+        JsonObject done = webhooks.awaitReplayJob(job.getString("id"), PROCESSING);
+        assertEquals("completed", done.getString("status"), done.toString());
+        assertEquals(1, done.getInt("matched"), "only the event whose body matches: " + done);
+        assertEquals("failed", done.getJsonObject("filter").getJsonObject("match").getJsonObject("data")
+                .getJsonObject("object").getString("status"), "the job shows its filter: " + done);
+        assertEquals(1, webhooks.awaitRecorded("it", failed, completed(), PROCESSING).getInt("effects"),
+                "processed once, by the replay");
+        assertEquals("dead", webhooks.recorded("it", paid).getString("status"), "the other one is left as it was");
+    }
+
+    @Test
     void eventsAreFoundByARetainedHeadersValue() {
         String run = UUID.randomUUID().toString().substring(0, 8);
         String mine = "header-" + run;
