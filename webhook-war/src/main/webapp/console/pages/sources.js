@@ -61,6 +61,8 @@ function SourceCard({ source: s, index }) {
             <${Setting} name="Secrets">${typeof s.secretCount === 'number'
                 ? `${s.secretCount} configured (never shown)${s.secretCount > 1 ? ': a rotation, any of them is accepted' : ''}`
                 : html`<span class="muted">unknown</span>`}</${Setting}>
+            ${s.publicKeyCount > 0 ? html`<${Setting} name="Public keys">${s.publicKeyCount} configured (v1a, Ed25519)${
+                s.publicKeyCount > 1 ? ': a rotation, any of them is accepted' : ''}</${Setting}>` : null}
             <${Setting} name="Timestamp tolerance">${seconds(s.toleranceSeconds) ?? html`<span class="muted">–</span>`}</${Setting}>
             <${Setting} name="Body deduplication window">${seconds(s.bodyDedupWindowSeconds)
                 ?? html`<span class="muted">not reported</span>`}</${Setting}>

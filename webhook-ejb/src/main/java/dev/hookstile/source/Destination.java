@@ -3,15 +3,21 @@ package dev.hookstile.source;
 import dev.hookstile.platform.Redacted;
 
 import java.net.URI;
+import java.security.PrivateKey;
 import java.net.URISyntaxException;
 import java.util.Base64;
 import java.util.List;
 
 /**
  * Where a source's processed events are forwarded, through the outbox: an HTTP endpoint, the Standard Webhooks
- * secret the requests are signed with, and which event types go (all when empty; {@code invoice.*} matches a prefix).
+ * secret ({@code v1}, HMAC) or signing key ({@code v1a}, Ed25519: the destination verifies with a public key it cannot
+ * sign with) the requests are signed with, or both while the destination moves from one to the other, and which event
+ * types go (all when empty; {@code invoice.*} matches a prefix).
+ *
+ * @param secret     the HMAC key, or {@code null} when only the signing key signs
+ * @param signingKey the Ed25519 key, or {@code null}
  */
-public record Destination(URI url, byte[] secret, List<String> types) {
+public record Destination(URI url, byte[] secret, PrivateKey signingKey, List<String> types) {
 
     /**
      * The fewest key bytes a signing secret may have: a shorter key is guessed, and with it every request signed with
@@ -21,6 +27,13 @@ public record Destination(URI url, byte[] secret, List<String> types) {
 
     public Destination {
         types = List.copyOf(types);
+        if (secret == null && signingKey == null) {
+            throw new IllegalArgumentException("a destination signs with a secret, a signing key or both");
+        }
+    }
+
+    public Destination(URI url, byte[] secret, List<String> types) {
+        this(url, secret, null, types);
     }
 
     /**

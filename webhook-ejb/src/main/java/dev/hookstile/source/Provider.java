@@ -91,6 +91,14 @@ public interface Provider {
         return secret.getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * Whether these settings alone verify a delivery (public keys), so that a source needs no secret; the secrets,
+     * when there are some too, still count.
+     */
+    default boolean verifiesWithoutSecrets(Map<String, String> settings) {
+        return false;
+    }
+
     /** Extra per-source settings this provider reads ({@code hookstile.sources.<name>.<setting>}). */
     default Set<String> settingNames() {
         return Set.of();

@@ -64,9 +64,9 @@ public enum Rejection {
                     + "with the sender's";
             case MISSING_SIGNATURE -> "no signature header: is this sender signing, and does a proxy strip the header?";
             case MALFORMED_SIGNATURE -> "the signature header is not in the provider's format: is the source's "
-                    + "provider the sender's?";
-            case INVALID_SIGNATURE -> "the signature matched none of the source's secrets: was the secret rotated, "
-                    + "or does a proxy re-encode the body?";
+                    + "provider the sender's (and for Standard Webhooks, v1 needs a secret, v1a a public key)?";
+            case INVALID_SIGNATURE -> "the signature matched none of the source's secrets (or public keys): was the "
+                    + "secret rotated, or does a proxy re-encode the body?";
             case INVALID_TIMESTAMP -> "the signature's timestamp cannot be read: is the source's provider the sender's?";
             case TIMESTAMP_OUT_OF_TOLERANCE -> "the signed time is too far from this server's clock: is either clock "
                     + "off, or are old deliveries being replayed?";

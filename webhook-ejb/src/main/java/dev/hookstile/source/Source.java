@@ -1,8 +1,7 @@
 package dev.hookstile.source;
 
-import dev.hookstile.source.Provider;
-
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -104,6 +103,12 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
 
     public Optional<String> setting(String key) {
         return Optional.ofNullable(settings.get(key));
+    }
+
+    /** How many public keys ({@code _PUBLIC_KEYS}, Standard Webhooks' {@code v1a}) verify its deliveries. */
+    public int publicKeyCount() {
+        return setting("public-keys").map(keys -> (int) Arrays.stream(keys.split(","))
+                .filter(key -> !key.isBlank()).count()).orElse(0);
     }
 
     @Override

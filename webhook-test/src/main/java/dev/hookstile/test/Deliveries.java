@@ -5,7 +5,14 @@ import javax.crypto.spec.SecretKeySpec;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
+import java.security.Signature;
+import java.security.spec.NamedParameterSpec;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -79,6 +86,42 @@ public final class Deliveries {
     public static SignedDelivery standardWebhooks(String source, String secret, String id, String body,
                                                   Instant signedAt) {
         return standard(source, "webhook-", secret, id, body, signedAt);
+    }
+
+    /**
+     * Standard Webhooks' asymmetric form, signed now: {@code webhook-signature: v1a,<base64 Ed25519 of
+     * "id.timestamp.body">} with a {@code whsk_} signing key; the source holds its public key ({@link #publicKeyOf},
+     * Hookstile's {@code _PUBLIC_KEYS}).
+     */
+    public static SignedDelivery standardWebhooksV1a(String source, String signingKey, String id, String body) {
+        return standardWebhooksV1a(source, signingKey, id, body, Instant.now());
+    }
+
+    public static SignedDelivery standardWebhooksV1a(String source, String signingKey, String id, String body,
+                                                     Instant signedAt) {
+        String timestamp = String.valueOf(signedAt.getEpochSecond());
+        byte[] signature = ed25519(seed(signingKey), utf8(id + "." + timestamp + "." + body));
+        return standardHeaders(source, "webhook-", id, timestamp, "v1a," + base64(signature), body);
+    }
+
+    /** The {@code whpk_} public key of a {@code whsk_} signing key: what a source receiving its deliveries holds. */
+    public static String publicKeyOf(String signingKey) {
+        byte[] seed = seed(signingKey);
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("Ed25519");
+            // The generator draws the private key's 32 bytes from its random source: given the seed, it derives the
+            // same key pair, the JDK's only way to a public key from a private one.
+            generator.initialize(NamedParameterSpec.ED25519, new SecureRandom() {
+                @Override
+                public void nextBytes(byte[] bytes) {
+                    System.arraycopy(seed, 0, bytes, 0, bytes.length);
+                }
+            });
+            byte[] encoded = generator.generateKeyPair().getPublic().getEncoded();
+            return "whpk_" + base64(Arrays.copyOfRange(encoded, encoded.length - 32, encoded.length));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Ed25519 is not available", e);
+        }
     }
 
     /** Svix: Standard Webhooks on {@code svix-id}, {@code svix-timestamp} and {@code svix-signature}. */
@@ -180,13 +223,40 @@ public final class Deliveries {
                                            Instant signedAt) {
         String timestamp = String.valueOf(signedAt.getEpochSecond());
         byte[] key = Base64.getDecoder().decode(secret.startsWith("whsec_") ? secret.substring(6) : secret);
+        byte[] signature = hmac("HmacSHA256", key, utf8(id + "." + timestamp + "." + body));
+        return standardHeaders(source, prefix, id, timestamp, "v1," + base64(signature), body);
+    }
+
+    private static SignedDelivery standardHeaders(String source, String prefix, String id, String timestamp,
+                                                  String signature, String body) {
         var headers = new LinkedHashMap<String, String>();
         headers.put("Content-Type", "application/json");
         headers.put(prefix + "id", id);
         headers.put(prefix + "timestamp", timestamp);
-        byte[] signature = hmac("HmacSHA256", key, utf8(id + "." + timestamp + "." + body));
-        headers.put(prefix + "signature", "v1," + base64(signature));
+        headers.put(prefix + "signature", signature);
         return new SignedDelivery(source, headers, utf8(body));
+    }
+
+    /** A {@code whsk_} key's 32-byte seed: of 64 bytes (the seed and the public key, as libsodium keeps them) the first 32. */
+    private static byte[] seed(String signingKey) {
+        byte[] raw = Base64.getDecoder().decode(signingKey.startsWith("whsk_") ? signingKey.substring(5) : signingKey);
+        if (raw.length != 32 && raw.length != 64) {
+            throw new IllegalArgumentException("a whsk_ signing key holds 32 bytes (its seed), not " + raw.length);
+        }
+        return Arrays.copyOf(raw, 32);
+    }
+
+    private static byte[] ed25519(byte[] seed, byte[] message) {
+        try {
+            // PKCS #8 around the raw seed (RFC 8410): the form the JDK's key factory reads.
+            byte[] pkcs8 = HexFormat.of().parseHex("302e020100300506032b657004220420" + HexFormat.of().formatHex(seed));
+            Signature signer = Signature.getInstance("Ed25519");
+            signer.initSign(KeyFactory.getInstance("Ed25519").generatePrivate(new PKCS8EncodedKeySpec(pkcs8)));
+            signer.update(message);
+            return signer.sign();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Ed25519 is not available", e);
+        }
     }
 
     private static byte[] hmac(String algorithm, byte[] key, byte[] message) {

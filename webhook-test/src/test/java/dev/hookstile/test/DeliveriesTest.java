@@ -74,6 +74,28 @@ class DeliveriesTest {
         assertEquals("1614265330", delivery.header("webhook-timestamp"));
     }
 
+    /** The asymmetric ({@code v1a}) vector of the specification's libraries: the same message, an Ed25519 seed. */
+    static final String SPEC_SIGNING_KEY = "whsk_VEVTVFNJR05JTkdLRVlET05PVFVTRVRISVNGT1JBTlk=";
+    static final String SPEC_V1A_SIGNATURE = "v1a,tQ9V2XOqn7jL/DQenEFpqIugdBVtiMmER5mhSkXBNwM0mkATuDe6KYYUuxqtaiHeYGb7Ka"
+            + "aBRdM5WqyeFiL8Ag==";
+
+    @Test
+    void standardWebhooksSignsTheSpecificationsAsymmetricVector() throws Exception {
+        var delivery = Deliveries.standardWebhooksV1a("it", SPEC_SIGNING_KEY, SPEC_ID, SPEC_PAYLOAD, SPEC_TIME);
+
+        assertEquals(SPEC_V1A_SIGNATURE, delivery.header("webhook-signature"));
+        // The public key the kit derives verifies it, with the JDK alone: what a source given that key checks.
+        String publicKey = Deliveries.publicKeyOf(SPEC_SIGNING_KEY);
+        assertTrue(publicKey.startsWith("whpk_"));
+        byte[] raw = java.util.Base64.getDecoder().decode(publicKey.substring(5));
+        var verifier = java.security.Signature.getInstance("Ed25519");
+        verifier.initVerify(java.security.KeyFactory.getInstance("Ed25519").generatePublic(
+                new java.security.spec.X509EncodedKeySpec(java.util.HexFormat.of().parseHex(
+                        "302a300506032b6570032100" + java.util.HexFormat.of().formatHex(raw)))));
+        verifier.update((SPEC_ID + ".1614265330." + SPEC_PAYLOAD).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(verifier.verify(java.util.Base64.getDecoder().decode(SPEC_V1A_SIGNATURE.substring(4))));
+    }
+
     @Test
     void svixSignsAsStandardWebhooksOnItsOwnHeaders() {
         var delivery = Deliveries.svix("svix", SPEC_SECRET, SPEC_ID, SPEC_PAYLOAD, SPEC_TIME);

@@ -43,6 +43,9 @@ public final class ItSources {
         // Forwards what it processes through the outbox to OutboxIT's receiver.
         source("fwd", "standard-webhooks", STANDARD_SECRET, "destination-url", FORWARD_TO,
                 "destination-secret", DESTINATION_SECRET);
+        // Forwards signed v1a with an Ed25519 key only (OutboxIT): its destination verifies with the public key.
+        source("fwdkey", "standard-webhooks", STANDARD_SECRET, "destination-url", FORWARD_TO,
+                "destination-signing-key", Webhooks.STANDARD_SIGNING_KEY);
         // Its handler (EffectSender) posts effects through the Outbox API (OutboxIT).
         source("fx", "standard-webhooks", STANDARD_SECRET);
         // Publishes its invoice events to a back-office queue on the broker (BackOfficeIT).
@@ -72,6 +75,9 @@ public final class ItSources {
         source("tw", "twilio", TWILIO_TOKEN, "public-url", "https://hooks.example.test/webhooks/tw");
         source("wa", "meta", META_SECRET, "verify-token", META_VERIFY_TOKEN);
         source("svix", "svix", STANDARD_SECRET);
+        // Ed25519 only: its sender signs v1a, the source holds the public key and no secret (ProvidersIT).
+        source("swkeys", "standard-webhooks", "", "public-keys",
+                dev.hookstile.test.Deliveries.publicKeyOf(Webhooks.STANDARD_SIGNING_KEY));
         source("inhouse", "hmac", INHOUSE_SECRET, "signature-header", "X-Signature", "algorithm", "sha512",
                 "encoding", "base64", "signature-prefix", "sha512=", "event-id-pointer", "/meta/id",
                 "type-pointer", "/meta/kind");

@@ -31,6 +31,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 public final class Webhooks {
 
     public static final String STANDARD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    /** The {@code swkeys} source's sender's Ed25519 key; the source holds its public key only. */
+    public static final String STANDARD_SIGNING_KEY = "whsk_"
+            + Base64.getEncoder().encodeToString("hookstile-it-ed25519-seed-32byte".getBytes(StandardCharsets.UTF_8));
     public static final String GITHUB_SECRET = "it-github-secret";
     public static final String STRIPE_SECRET = "whsec_it_stripe_secret";
     public static final String SHOPIFY_SECRET = "it-shopify-secret";
@@ -74,6 +77,15 @@ public final class Webhooks {
                 .header("webhook-id", eventId)
                 .header("webhook-timestamp", timestamp)
                 .header("webhook-signature", "v1," + signature);
+    }
+
+    /** A Standard Webhooks delivery signed {@code v1a} (Ed25519) with {@link #STANDARD_SIGNING_KEY}, now. */
+    public HttpRequest.Builder standardV1a(String source, String eventId, String body) {
+        var signed = dev.hookstile.test.Deliveries.standardWebhooksV1a(source, STANDARD_SIGNING_KEY, eventId, body);
+        return post(source, body)
+                .header("webhook-id", eventId)
+                .header("webhook-timestamp", signed.header("webhook-timestamp"))
+                .header("webhook-signature", signed.header("webhook-signature"));
     }
 
     public HttpRequest.Builder github(String deliveryId, String event, String body, String secret) {

@@ -3,6 +3,7 @@ package dev.hookstile.outbox.control;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.platform.boundary.OwnThreads;
 import dev.hookstile.source.Destination;
+import dev.hookstile.source.Ed25519;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -99,8 +100,7 @@ public final class HttpForwarding implements AutoCloseable {
                     .header("Idempotency-Key", id)
                     .header("webhook-id", id)
                     .header("webhook-timestamp", timestamp)
-                    .header("webhook-signature", "v1," + signature(destination.secret(), id, timestamp,
-                            entry.payload()))
+                    .header("webhook-signature", signatures(destination, id, timestamp, entry.payload()))
                     .header("X-Hookstile-Source", entry.source())
                     .header("X-Hookstile-Event-Type", entry.type())
                     .POST(HttpRequest.BodyPublishers.ofByteArray(entry.payload()))
@@ -126,8 +126,7 @@ public final class HttpForwarding implements AutoCloseable {
                     .header("Content-Type", entry.contentType())
                     .header("webhook-id", entry.eventId())
                     .header("webhook-timestamp", timestamp)
-                    .header("webhook-signature", "v1," + signature(endpoint.secret(), entry.eventId(), timestamp,
-                            entry.payload()))
+                    .header("webhook-signature", signatures(endpoint, entry.eventId(), timestamp, entry.payload()))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(entry.payload()))
                     .build();
         } catch (RuntimeException e) {
@@ -208,6 +207,21 @@ public final class HttpForwarding implements AutoCloseable {
             return new Transient("HTTP " + status, seconds(retryAfter));
         }
         return new Permanent("HTTP " + status);
+    }
+
+    /**
+     * The {@code webhook-signature} header: {@code v1,<base64 HMAC>} with a secret, {@code v1a,<base64 Ed25519>} with
+     * a signing key, both (space-separated, any valid one counts) with both.
+     */
+    static String signatures(Destination destination, String id, String timestamp, byte[] body) {
+        String hmac = destination.secret() == null ? null : "v1," + signature(destination.secret(), id, timestamp,
+                body);
+        if (destination.signingKey() == null) {
+            return hmac;
+        }
+        String ed25519 = "v1a," + Base64.getEncoder().encodeToString(Ed25519.sign(destination.signingKey(),
+                (id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8), body));
+        return hmac == null ? ed25519 : hmac + " " + ed25519;
     }
 
     /** The Standard Webhooks signature: base64 HMAC-SHA256 of {@code <id>.<timestamp>.<body>}. */

@@ -5,6 +5,7 @@ import dev.hookstile.source.SourceConfigurationException;
 import dev.hookstile.source.Source;
 
 import dev.hookstile.source.Destination;
+import dev.hookstile.source.Ed25519;
 
 import dev.hookstile.source.BackOfficeDestination;
 
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.PrivateKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -245,15 +247,6 @@ public class Sources implements SettingsCheck {
                 warnIfShort(name, origins.get(i), secrets.get(secrets.size() - 1).length);
             }
         }
-        if (secrets.isEmpty()) {
-            throw problem(key + "secrets", "source '" + name + "' has no secret: set it, or "
-                    + setting(key + "secrets-file") + " (a file with one secret per line)");
-        }
-        long toleranceSeconds = number(key + "tolerance-seconds", Long.class)
-                .orElse(provider.defaultTolerance().toSeconds());
-        if (toleranceSeconds <= 0) {
-            throw problem(key + "tolerance-seconds", "must be a positive number of seconds, not " + toleranceSeconds);
-        }
         Map<String, String> settings = new HashMap<>();
         for (String setting : provider.settingNames()) {
             config.getOptionalValue(key + setting, String.class).ifPresent(v -> settings.put(setting, v));
@@ -262,6 +255,17 @@ public class Sources implements SettingsCheck {
             provider.checkSettings(Map.copyOf(settings));
         } catch (InvalidSetting e) {
             throw problem(key + e.setting(), e.problem());
+        }
+        if (secrets.isEmpty() && !provider.verifiesWithoutSecrets(settings)) {
+            throw problem(key + "secrets", "source '" + name + "' has no secret: set it, or "
+                    + setting(key + "secrets-file") + " (a file with one secret per line)"
+                    + (provider.settingNames().contains("public-keys") ? ", or " + setting(key + "public-keys")
+                    + " (whpk_ public keys)" : ""));
+        }
+        long toleranceSeconds = number(key + "tolerance-seconds", Long.class)
+                .orElse(provider.defaultTolerance().toSeconds());
+        if (toleranceSeconds <= 0) {
+            throw problem(key + "tolerance-seconds", "must be a positive number of seconds, not " + toleranceSeconds);
         }
         int maxAttempts = number(key + "max-attempts", Integer.class).orElse(defaultMaxAttempts);
         if (maxAttempts < 1) {
@@ -358,16 +362,28 @@ public class Sources implements SettingsCheck {
         } catch (IllegalArgumentException e) {
             throw problem(key + "destination-url", e.getMessage());
         }
-        String secret = config.getOptionalValue(key + "destination-secret", String.class).map(String::trim)
-                .orElseThrow(() -> problem(key + "destination-secret", "is required with a destination (whsec_...)"));
-        byte[] key256;
+        Optional<String> secret = config.getOptionalValue(key + "destination-secret", String.class).map(String::trim)
+                .filter(v -> !v.isEmpty());
+        Optional<String> signing = config.getOptionalValue(key + "destination-signing-key", String.class)
+                .map(String::trim).filter(v -> !v.isEmpty());
+        if (secret.isEmpty() && signing.isEmpty()) {
+            throw problem(key + "destination-secret", "is required with a destination (whsec_...), or "
+                    + setting(key + "destination-signing-key") + " (whsk_..., Ed25519)");
+        }
+        byte[] key256 = null;
+        PrivateKey signingKey = null;
         try {
-            key256 = Destination.secretKey(secret);
+            key256 = secret.map(Destination::secretKey).orElse(null);
         } catch (IllegalArgumentException e) {
             // Both names: the setting may be an environment variable or a property (the EAR's system properties).
             throw problem(key + "destination-secret", e.getMessage());
         }
-        return new Destination(uri, key256, types(key));
+        try {
+            signingKey = signing.map(Ed25519::signingKey).orElse(null);
+        } catch (IllegalArgumentException e) {
+            throw problem(key + "destination-signing-key", e.getMessage());
+        }
+        return new Destination(uri, key256, signingKey, types(key));
     }
 
     /** {@code .destination-jms}: {@code queue:NAME} or {@code topic:NAME}, with {@code .destination-types}. */

@@ -163,6 +163,50 @@ class SourcesTest {
     }
 
     @Test
+    void aStandardWebhooksSourceMayHavePublicKeysInsteadOfSecrets() {
+        String key = dev.hookstile.test.Deliveries.publicKeyOf("whsk_VEVTVFNJR05JTkdLRVlET05PVFVTRVRISVNGT1JBTlk=");
+        var source = sources(Map.of(
+                "hookstile.sources", "sw",
+                "hookstile.sources.sw.provider", "standard-webhooks",
+                "hookstile.sources.sw.public-keys", key)).find("sw").orElseThrow();
+
+        assertEquals(0, source.secrets().size());
+        assertEquals(1, source.publicKeyCount());
+        var neither = failure(Map.of(
+                "hookstile.sources", "sw",
+                "hookstile.sources.sw.provider", "standard-webhooks"));
+        assertTrue(neither.getMessage().contains("HOOKSTILE_SOURCES_SW_PUBLIC_KEYS"), neither.getMessage());
+        var bad = failure(Map.of(
+                "hookstile.sources", "sw",
+                "hookstile.sources.sw.provider", "standard-webhooks",
+                "hookstile.sources.sw.public-keys", "whpk_abc"));
+        assertTrue(bad.getMessage().contains("HOOKSTILE_SOURCES_SW_PUBLIC_KEYS"), bad.getMessage());
+        assertFalse(bad.getMessage().contains("whpk_abc"), "the key is not quoted: " + bad.getMessage());
+    }
+
+    @Test
+    void aDestinationMaySignWithAnEd25519KeyInsteadOfASecret() {
+        var source = sources(Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
+                "hookstile.sources.pay.destination-signing-key", "whsk_VEVTVFNJR05JTkdLRVlET05PVFVTRVRISVNGT1JBTlk="))
+                .find("pay").orElseThrow();
+
+        assertEquals(null, source.destination().secret());
+        assertTrue(source.destination().signingKey() != null);
+        assertFalse(source.toString().contains("VEVTVFNJR05J"), "the signing key is never printed");
+        var bad = failure(Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
+                "hookstile.sources.pay.destination-signing-key", "whsk_c2hvcnQ="));
+        assertTrue(bad.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_SIGNING_KEY"), bad.getMessage());
+    }
+
+    @Test
     void namesTheVariableOfAHyphenatedSourceWithUnderscores() {
         var e = failure(Map.of(
                 "hookstile.sources", "my-hooks",

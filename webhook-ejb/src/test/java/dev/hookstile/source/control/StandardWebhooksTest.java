@@ -61,6 +61,98 @@ class StandardWebhooksTest {
         return assertThrows(RejectedDelivery.class, () -> provider.verify(delivery, source)).reason();
     }
 
+    /** The asymmetric vector of the specification's libraries: an Ed25519 seed, the same message. */
+    private static final String SPEC_SIGNING_KEY = "whsk_VEVTVFNJR05JTkdLRVlET05PVFVTRVRISVNGT1JBTlk=";
+    private static final String SPEC_V1A = "v1a,tQ9V2XOqn7jL/DQenEFpqIugdBVtiMmER5mhSkXBNwM0mkATuDe6KYYUuxqtaiHeYGb7KaaB"
+            + "RdM5WqyeFiL8Ag==";
+    private static final String SPEC_PUBLIC_KEY = dev.hookstile.test.Deliveries.publicKeyOf(SPEC_SIGNING_KEY);
+    private static final String OTHER_PUBLIC_KEY = dev.hookstile.test.Deliveries.publicKeyOf(
+            "whsk_" + Base64.getEncoder().encodeToString("another seed of thirty-two bytes".getBytes(StandardCharsets.UTF_8)));
+
+    private static Source keyed(String publicKeys, String... secrets) {
+        var provider = new StandardWebhooks();
+        List<byte[]> keys = Arrays.stream(secrets).map(provider::decodeSecret).toList();
+        return new Source("sw", provider, keys, Duration.ofSeconds(300), Map.of("public-keys", publicKeys));
+    }
+
+    private static Delivery signedWith(String signatures) {
+        var headers = specHeaders();
+        headers.put("webhook-signature", signatures);
+        return delivery(headers, SPEC_PAYLOAD, SPEC_NOW);
+    }
+
+    @Test
+    void acceptsTheSpecificationsAsymmetricVectorWithItsPublicKeyAlone() throws RejectedDelivery {
+        var provider = new StandardWebhooks();
+
+        assertEquals(SPEC_ID, provider.verify(signedWith(SPEC_V1A), keyed(SPEC_PUBLIC_KEY)).eventId());
+        assertEquals(SPEC_ID, provider.verify(signedWith(SPEC_V1A), keyed(OTHER_PUBLIC_KEY + ", " + SPEC_PUBLIC_KEY))
+                .eventId(), "any key of a rotation");
+        assertEquals(SPEC_ID, provider.verify(signedWith(SPEC_V1A), keyed(SPEC_PUBLIC_KEY.substring(5))).eventId(),
+                "the prefix may be left out");
+    }
+
+    @Test
+    void aSourceHoldingBothKindsAcceptsAValidSignatureOfEitherAmongOthers() throws RejectedDelivery {
+        var provider = new StandardWebhooks();
+        Source both = keyed(SPEC_PUBLIC_KEY, SPEC_SECRET);
+        String wrongV1 = "v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=";
+
+        assertEquals(SPEC_ID, provider.verify(signedWith(SPEC_SIGNATURE), both).eventId());
+        assertEquals(SPEC_ID, provider.verify(signedWith(SPEC_V1A), both).eventId());
+        assertEquals(SPEC_ID, provider.verify(signedWith(wrongV1 + " v2,abc " + SPEC_V1A + " " + wrongV1), both)
+                .eventId(), "several entries, any valid one counts");
+    }
+
+    @Test
+    void aV1aSignatureOfAnotherKeyOrBodyIsRefused() {
+        var provider = new StandardWebhooks();
+
+        assertEquals(Rejection.INVALID_SIGNATURE, rejection(provider, signedWith(SPEC_V1A), keyed(OTHER_PUBLIC_KEY)));
+        var tampered = specHeaders();
+        tampered.put("webhook-signature", SPEC_V1A);
+        assertEquals(Rejection.INVALID_SIGNATURE, rejection(provider, delivery(tampered, SPEC_PAYLOAD + " ", SPEC_NOW),
+                keyed(SPEC_PUBLIC_KEY)));
+        assertEquals(Rejection.INVALID_SIGNATURE, rejection(provider, signedWith("v1a,"), keyed(SPEC_PUBLIC_KEY)),
+                "an empty signature");
+        assertEquals(Rejection.INVALID_SIGNATURE, rejection(provider, signedWith("v1a,%%%"), keyed(SPEC_PUBLIC_KEY)),
+                "not base64");
+        assertEquals(Rejection.INVALID_SIGNATURE, rejection(provider, signedWith("v1a," + Base64.getEncoder()
+                .encodeToString(new byte[64])), keyed(SPEC_PUBLIC_KEY)), "64 bytes that are no signature");
+    }
+
+    @Test
+    void aSourceWithPublicKeysOnlyFindsNoV1EntryItCanCheck() {
+        var provider = new StandardWebhooks();
+
+        assertEquals(Rejection.MALFORMED_SIGNATURE, rejection(provider, signedWith(SPEC_SIGNATURE),
+                keyed(SPEC_PUBLIC_KEY)));
+        assertEquals(Rejection.MALFORMED_SIGNATURE, rejection(provider, signedWith(SPEC_V1A),
+                source(provider, SPEC_SECRET)), "and one with secrets only no v1a entry");
+    }
+
+    @Test
+    void onlyTheFirstFewV1aEntriesAreCheckedSoAStuffedHeaderBuysNoCpu() {
+        var provider = new StandardWebhooks();
+        String junk = "v1a," + Base64.getEncoder().encodeToString(new byte[64]);
+        String stuffed = String.join(" ", java.util.Collections.nCopies(StandardWebhooks.MAX_V1A_ENTRIES, junk));
+
+        assertEquals(Rejection.INVALID_SIGNATURE, rejection(provider, signedWith(stuffed + " " + SPEC_V1A),
+                keyed(SPEC_PUBLIC_KEY)));
+    }
+
+    @Test
+    void publicKeysThatAreNotEd25519KeysAreRefusedAtTheStartNamingTheSetting() {
+        var provider = new StandardWebhooks();
+        for (String bad : List.of(" ", "whpk_%%%", "whpk_" + Base64.getEncoder().encodeToString(new byte[16]),
+                SPEC_PUBLIC_KEY + ",whpk_abc")) {
+            var e = assertThrows(dev.hookstile.source.InvalidSetting.class,
+                    () -> provider.checkSettings(Map.of("public-keys", bad)), bad);
+            assertEquals("public-keys", e.setting());
+        }
+        provider.checkSettings(Map.of("public-keys", SPEC_PUBLIC_KEY + ", " + OTHER_PUBLIC_KEY));
+    }
+
     @Test
     void acceptsTheSpecificationsTestVector() throws RejectedDelivery {
         var provider = new StandardWebhooks();

@@ -60,9 +60,9 @@ public class SourcesResource {
     }
 
     /** A source and its settings: never its secrets, only how many there are; its events counted by status. */
-    @JsonbPropertyOrder({"name", "provider", "toleranceSeconds", "secretCount", "bodyDedupWindowSeconds",
-            "retentionDays", "orderKey", "searchKeys", "destinations", "publicUrl", "events"})
-    public record View(String name, String provider, long toleranceSeconds, int secretCount,
+    @JsonbPropertyOrder({"name", "provider", "toleranceSeconds", "secretCount", "publicKeyCount",
+            "bodyDedupWindowSeconds", "retentionDays", "orderKey", "searchKeys", "destinations", "publicUrl", "events"})
+    public record View(String name, String provider, long toleranceSeconds, int secretCount, int publicKeyCount,
                        long bodyDedupWindowSeconds, long retentionDays, String orderKey, List<String> searchKeys,
                        List<DestinationView> destinations, String publicUrl, Map<String, Long> events) {
 
@@ -70,7 +70,7 @@ public class SourcesResource {
             Map<String, Long> byStatus = new LinkedHashMap<>();
             counted.forEach((status, count) -> byStatus.put(status.column(), count));
             return new View(source.name(), source.provider().name(), source.tolerance().toSeconds(),
-                    source.secrets().size(), source.bodyDedupWindow().toSeconds(), source.retention().toDays(),
+                    source.secrets().size(), source.publicKeyCount(), source.bodyDedupWindow().toSeconds(), source.retention().toDays(),
                     source.orderKey(), new TreeSet<>(searchKeys).stream().toList(), DestinationView.of(source),
                     source.setting("public-url").map(Redacted::url).orElse(null), byStatus);
         }

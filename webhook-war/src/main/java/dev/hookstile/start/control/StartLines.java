@@ -23,8 +23,12 @@ public final class StartLines {
         var line = new StringBuilder();
         line.append("source ").append(source.name()).append(": ").append(source.provider().name())
                 .append(" at POST /webhooks/").append(source.name())
-                .append(", ").append(source.secrets().size()).append(source.secrets().size() == 1 ? " secret" : " secrets")
-                .append(", deduplicated by event id");
+                .append(", ").append(source.secrets().size()).append(source.secrets().size() == 1 ? " secret" : " secrets");
+        if (source.publicKeyCount() > 0) {
+            line.append(", ").append(source.publicKeyCount())
+                    .append(source.publicKeyCount() == 1 ? " public key" : " public keys");
+        }
+        line.append(", deduplicated by event id");
         if (!source.bodyDedupWindow().isZero()) {
             line.append(" and by body for ").append(duration(source.bodyDedupWindow()));
         }

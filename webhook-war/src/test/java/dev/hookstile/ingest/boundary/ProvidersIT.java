@@ -263,6 +263,25 @@ class ProvidersIT extends DeployedHookstile {
     }
 
     @Test
+    void anEd25519SignedStandardWebhookIsVerifiedWithThePublicKeyAloneAndAForgedOneRefused() {
+        String id = "msg_" + UUID.randomUUID().toString().replace("-", "");
+
+        assertAccepted(webhooks.send(webhooks.standardV1a("swkeys", id, "{\"type\":\"user.created\"}")), "swkeys", id);
+        // No test handler takes this source's events: accepted, processed once, recorded ignored.
+        JsonObject recorded = webhooks.awaitRecorded("swkeys", id, state -> "ignored".equals(state.getString("status")),
+                PROCESSING);
+        assertEquals("user.created", recorded.getString("type"));
+        assertEquals(1, recorded.getJsonArray("history").size(), "processed once: " + recorded);
+
+        // The HMAC of the same message under the other sources' secret is no signature for a source of public keys.
+        HttpResponse<String> hmac = webhooks.send(webhooks.standard("swkeys", id + "-v1", "{\"type\":\"user.created\"}"));
+        assertEquals(401, hmac.statusCode(), hmac.body());
+        HttpResponse<String> tampered = webhooks.send(webhooks.standardV1a("swkeys", id + "-x", "{\"type\":\"a\"}")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"type\":\"b\"}")));
+        assertEquals(401, tampered.statusCode(), tampered.body());
+    }
+
+    @Test
     void inHouseHmacSenderIsVerifiedWithTheConfiguredAlgorithmEncodingAndPointers() {
         String id = "order-" + UUID.randomUUID();
         String body = "{\"meta\":{\"id\":\"" + id + "\",\"kind\":\"order.shipped\"},\"order\":{\"n\":7}}";

@@ -117,12 +117,14 @@ class OperatorApiIT extends DeployedHookstile {
         assertEquals(200, response.statusCode(), response.body());
         assertEquals("application/json", response.headers().firstValue("Content-Type").orElse(""));
         Map<String, JsonObject> sources = sources(response);
-        assertEquals(List.of("bo", "fwd", "fwddown", "fx", "gh", "ghbodies", "ghbody", "ghkept", "ghshown", "inhouse",
-                        "it", "ord", "pay", "quiet", "shop", "slack", "svix", "tw", "wa"),
+        assertEquals(List.of("bo", "fwd", "fwddown", "fwdkey", "fx", "gh", "ghbodies", "ghbody", "ghkept", "ghshown", "inhouse",
+                        "it", "ord", "pay", "quiet", "shop", "slack", "svix", "swkeys", "tw", "wa"),
                 sources.keySet().stream().sorted().toList(), "every source configured for the tests (ItSources)");
         assertEquals(List.of("/customer", "/order/id"), sources.get("it").getJsonArray("searchKeys")
                 .getValuesAs(jakarta.json.JsonString.class).stream().map(jakarta.json.JsonString::getString).toList());
         assertEquals(0, sources.get("gh").getJsonArray("searchKeys").size());
+        assertEquals(0, sources.get("swkeys").getInt("secretCount"));
+        assertEquals(1, sources.get("swkeys").getInt("publicKeyCount"), "a source of public keys only");
         assertEquals("github", sources.get("gh").getString("provider"));
         assertEquals("standard-webhooks", sources.get("it").getString("provider"));
         assertEquals("stripe", sources.get("pay").getString("provider"));

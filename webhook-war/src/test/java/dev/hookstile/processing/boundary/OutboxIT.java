@@ -119,6 +119,26 @@ class OutboxIT extends DeployedHookstile {
     }
 
     @Test
+    void aDestinationGivenASigningKeyGetsAV1aSignatureItsPublicKeyVerifiesAndNoHmac() {
+        String id = "ok-" + UUID.randomUUID();
+        String body = "{\"type\":\"invoice.paid\",\"n\":" + System.nanoTime() + "}";
+
+        assertEquals(202, webhooks.send(webhooks.standard("fwdkey", id, body)).statusCode());
+
+        Received request = await("fwdkey:" + id, 1).get(0);
+        String signature = request.header("webhook-signature");
+        assertTrue(signature.startsWith("v1a,") && !signature.contains(" "), "one v1a entry: " + signature);
+        var publicKey = dev.hookstile.source.Ed25519.publicKey(
+                dev.hookstile.test.Deliveries.publicKeyOf(Webhooks.STANDARD_SIGNING_KEY));
+        byte[] signed = (request.header("webhook-id") + "." + request.header("webhook-timestamp") + ".")
+                .getBytes(StandardCharsets.UTF_8);
+        assertTrue(dev.hookstile.source.Ed25519.verify(publicKey, signed, request.body(),
+                Base64.getDecoder().decode(signature.substring(4))), "verifies with the public key: " + signature);
+        assertTrue(!dev.hookstile.source.Ed25519.verify(publicKey, signed, (body + " ").getBytes(StandardCharsets.UTF_8),
+                Base64.getDecoder().decode(signature.substring(4))), "and not for another body");
+    }
+
+    @Test
     void aDestinationAnswering503ThenOkGetsTheEventTwiceUnderOneKey() {
         String id = "flaky-" + UUID.randomUUID();
 
