@@ -8,7 +8,7 @@ import {
 } from '../components.js';
 
 const FILTERS = ['source', 'status', 'type', 'since', 'until'];
-const STATUSES = ['pending', 'delivered', 'dead'];
+const STATUSES = ['pending', 'delivered', 'dead', 'filtered'];
 
 export function Forwardings({ params }) {
     const [draft, field] = useDraft(params, FILTERS);
@@ -23,7 +23,8 @@ export function Forwardings({ params }) {
     return html`<section>
         <h1>Forwardings</h1>
         <p class="help">The outbox: processed events forwarded to each source’s destination, and the effects
-            handlers posted. A forwarding is retried with back-off until it is delivered or dead.</p>
+            handlers posted. A forwarding is retried with back-off until it is delivered or dead; one whose body its
+            destination’s filter does not take is filtered, never sent.</p>
         <${Destinations} />
         <section aria-labelledby="deliveries-title">
             <h2 id="deliveries-title">Forwardings</h2>
@@ -59,19 +60,67 @@ function Destinations() {
                     <caption class="visually-hidden">Destinations and their breakers</caption>
                     <thead><tr><th scope="col">Source</th><th scope="col">Kind</th><th scope="col">Target</th>
                         <th scope="col">Breaker</th><th scope="col" class="num">Pending</th>
-                        <th scope="col" class="num">Dead</th></tr></thead>
-                    <tbody>${state.data.destinations.map((d, i) => html`<tr key=${i}>
-                        <td class="id">${T(d.source)}</td>
-                        <td>${T(d.kind)}</td>
-                        <td class="id">${T(d.target)}</td>
-                        <td>${d.breaker ? html`<${Status} value=${d.breaker} />` : html`<span class="muted">–</span>`}</td>
-                        <td class="num"><a href=${href(['forwardings'], { source: d.source, status: 'pending' })}
-                            aria-label=${`Pending forwardings of ${plain(d.source)}`}>${count(d.pending, 10000)}</a></td>
-                        <td class="num"><a href=${href(['forwardings'], { source: d.source, status: 'dead' })}
-                            aria-label=${`Dead forwardings of ${plain(d.source)}`}>${count(d.dead, 10000)}</a></td>
-                    </tr>`)}</tbody></table></div>`
+                        <th scope="col" class="num">Dead</th><th scope="col">Sending</th></tr></thead>
+                    <tbody>${state.data.destinations.map((d, i) => html`<${DestinationRow} key=${i} destination=${d} />`)}
+                    </tbody></table></div>`
                     : html`<${Empty}>No destination is configured.</${Empty}>`}
     </section>`;
+}
+
+/**
+ * One destination: an HTTP one can be paused (its forwardings held, counted as pending, never sent) and resumed (what
+ * it held is sent in order of creation), each after a confirmation.
+ */
+function DestinationRow({ destination }) {
+    const [d, setD] = useState(destination);
+    const [confirming, setConfirming] = useState(false);
+    const [busy, setBusy] = useState(false);
+    const [note, setNote] = useState(null);
+    const action = d.paused ? 'resume' : 'pause';
+    const change = async () => {
+        setBusy(true);
+        try {
+            setD(await api(`destinations/${encodeURIComponent(d.source)}/${action}`, { method: 'POST' }));
+            setNote({ ok: true, text: action === 'pause' ? 'Paused: its forwardings are held.'
+                : 'Resumed: what it held is sent, oldest first.' });
+        } catch (e) {
+            setNote({ ok: false, text: e.message });
+        } finally {
+            setBusy(false);
+            setConfirming(false);
+        }
+    };
+    return html`<tr>
+        <td class="id">${T(d.source)}</td>
+        <td>${T(d.kind)}</td>
+        <td class="id">${T(d.target)}</td>
+        <td>${d.breaker ? html`<${Status} value=${d.breaker} />` : html`<span class="muted">–</span>`}</td>
+        <td class="num">${d.kind === 'http' ? html`<a href=${href(['forwardings'], { source: d.source, status: 'pending' })}
+            aria-label=${`Pending forwardings of ${plain(d.source)}`}>${count(d.pending, 10000)}</a>` : html`<span class="muted">–</span>`}</td>
+        <td class="num">${d.kind === 'http' ? html`<a href=${href(['forwardings'], { source: d.source, status: 'dead' })}
+            aria-label=${`Dead forwardings of ${plain(d.source)}`}>${count(d.dead, 10000)}</a>` : html`<span class="muted">–</span>`}</td>
+        <td>${d.kind !== 'http' ? html`<span class="muted">in the processing transaction</span>` : html`
+            ${d.paused ? html`<${Status} value="paused" /> <span class="muted">since <${Time} at=${d.pausedAt} /></span>`
+                : html`<${Status} value="sending" />`}
+            <button type="button" onClick=${() => setConfirming(true)} disabled=${busy}
+                aria-label=${`${d.paused ? 'Resume' : 'Pause'} the destination of ${plain(d.source)}`}>${
+                d.paused ? 'Resume' : 'Pause'}</button>
+            ${note ? html`<span class=${note.ok ? 'ok' : 'error'} role=${note.ok ? 'status' : 'alert'}>${T(note.text)}</span>` : null}
+            <${Dialog} open=${confirming} title=${d.paused ? 'Resume this destination?' : 'Pause this destination?'}
+                       onClose=${() => setConfirming(false)}>
+                ${d.paused ? html`<p>The forwardings of <span class="id">${T(d.source)}</span> to
+                        <span class="id">${T(d.target)}</span> held since the pause are sent, oldest first, at the
+                        destination's pace; new ones are sent as they come.</p>`
+                    : html`<p>The forwardings of <span class="id">${T(d.source)}</span> to
+                        <span class="id">${T(d.target)}</span> are held from now on, on every instance: created and
+                        counted as pending, never sent and never dead because of the pause, until you resume it. One
+                        already on its way finishes.</p>`}
+                <div class="actions">
+                    <button type="button" class="primary" onClick=${change} disabled=${busy}>Confirm</button>
+                    <button type="button" onClick=${() => setConfirming(false)}>Close</button>
+                </div>
+            </${Dialog}>`}</td>
+    </tr>`;
 }
 
 export function DeliveriesTable({ deliveries, showEvent }) {

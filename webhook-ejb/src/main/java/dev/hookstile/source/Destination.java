@@ -16,8 +16,10 @@ import java.util.List;
  *
  * @param secret     the HMAC key, or {@code null} when only the signing key signs
  * @param signingKey the Ed25519 key, or {@code null}
+ * @param filter     a JSON fragment an event's body must contain to be forwarded ({@code _DESTINATION_FILTER}), or
+ *                   {@code null} for every body
  */
-public record Destination(URI url, byte[] secret, PrivateKey signingKey, List<String> types) {
+public record Destination(URI url, byte[] secret, PrivateKey signingKey, List<String> types, JsonMatch filter) {
 
     /**
      * The fewest key bytes a signing secret may have: a shorter key is guessed, and with it every request signed with
@@ -33,7 +35,7 @@ public record Destination(URI url, byte[] secret, PrivateKey signingKey, List<St
     }
 
     public Destination(URI url, byte[] secret, List<String> types) {
-        this(url, secret, null, types);
+        this(url, secret, null, types, null);
     }
 
     /**
@@ -82,6 +84,11 @@ public record Destination(URI url, byte[] secret, PrivateKey signingKey, List<St
         return key;
     }
 
+    /** Whether an event with this body is forwarded, its type being one: its filter's answer (every body without one). */
+    public boolean forwardsBody(byte[] body) {
+        return filter == null || filter.matches(body);
+    }
+
     /** Whether an event of this type is forwarded. */
     public boolean forwards(String type) {
         return matches(types, type);
@@ -97,6 +104,7 @@ public record Destination(URI url, byte[] secret, PrivateKey signingKey, List<St
     @Override
     public String toString() {
         // Never the secret, nor credentials or a token in the URL (its path may be one): this is what logs show.
-        return Redacted.endpoint(url.toString()) + (types.isEmpty() ? "" : " " + types);
+        return Redacted.endpoint(url.toString()) + (types.isEmpty() ? "" : " " + types)
+                + (filter == null ? "" : " if the body contains " + filter.json());
     }
 }

@@ -46,6 +46,12 @@ public final class ItSources {
         // Forwards signed v1a with an Ed25519 key only (OutboxIT): its destination verifies with the public key.
         source("fwdkey", "standard-webhooks", STANDARD_SECRET, "destination-url", FORWARD_TO,
                 "destination-signing-key", Webhooks.STANDARD_SIGNING_KEY);
+        // Paused and resumed by OutboxIT alone, so no other test waits on its forwardings.
+        source("fwdhold", "standard-webhooks", STANDARD_SECRET, "destination-url", FORWARD_TO,
+                "destination-secret", DESTINATION_SECRET);
+        // Forwards only the events whose body says livemode (OutboxIT); the others are recorded not forwarded.
+        source("fwdlive", "standard-webhooks", STANDARD_SECRET, "destination-url", FORWARD_TO,
+                "destination-secret", DESTINATION_SECRET, "destination-filter", "{\"data\":{\"object\":{\"livemode\":true}}}");
         // Its handler (EffectSender) posts effects through the Outbox API (OutboxIT).
         source("fx", "standard-webhooks", STANDARD_SECRET);
         // Publishes its invoice events to a back-office queue on the broker (BackOfficeIT).

@@ -2,7 +2,7 @@ package dev.hookstile.events.boundary;
 
 import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.platform.boundary.ContainerResources;
-import dev.hookstile.search.JsonMatch;
+import dev.hookstile.source.JsonMatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;

@@ -20,6 +20,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * Schedules what leaves with a processed event, in the caller's transaction (the try that processes it): the
@@ -45,6 +46,18 @@ public class ForwardingSchedule implements dev.hookstile.api.Outbox {
     public void schedule(WebhookEvent event, Destination destination, Instant now) {
         Timestamp at = Timestamp.from(now);
         insert(OutboxStatements.SCHEDULE, event.source(), event.eventId(), destination.url().toString(), at, at);
+    }
+
+    /**
+     * Records, in the caller's transaction, that the event is not forwarded to the destination, whose filter does not
+     * match its body: the event's page shows it with the reason.
+     */
+    public void filtered(WebhookEvent event, Destination destination, Instant now) {
+        Timestamp at = Timestamp.from(now);
+        insert(OutboxStatements.FILTER, event.source(), event.eventId(), destination.url().toString(), at, at,
+                "not forwarded: the body does not contain " + destination.filter().json() + " (HOOKSTILE_SOURCES_"
+                        + event.source().toUpperCase(Locale.ROOT).replace('-', '_')
+                        + "_DESTINATION_FILTER)");
     }
 
     /**

@@ -17,6 +17,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The outbox for operators: deliveries listed and read, and a finished one sent again. */
@@ -28,6 +29,8 @@ public class Forwardings {
         QUEUED,
         /** Still pending: the relay is on it already. */
         ALREADY_PENDING,
+        /** Never sent, by design: the destination's filter does not match the event's body. */
+        FILTERED,
         NOT_FOUND
     }
 
@@ -86,7 +89,28 @@ public class Forwardings {
         if (entries.replay(id, now)) {
             return Replay.QUEUED;
         }
-        return find(id).isPresent() ? Replay.ALREADY_PENDING : Replay.NOT_FOUND;
+        return find(id).map(forwarding -> Forwarding.FILTERED.equals(forwarding.status()) ? Replay.FILTERED
+                : Replay.ALREADY_PENDING).orElse(Replay.NOT_FOUND);
+    }
+
+    /**
+     * Pauses a source's destination, on every instance and across restarts: its forwardings are held, created and
+     * counted but not sent, until {@link #resume}; one already on the wire finishes.
+     *
+     * @return {@code false} when it was paused already
+     */
+    public boolean pause(String source, String destination, Instant now) {
+        return entries.pause(source, destination, now);
+    }
+
+    /** Resumes it: what it held is sent in order of creation at its pace. {@code false} when it was not paused. */
+    public boolean resume(String source, String destination) {
+        return entries.resume(source, destination);
+    }
+
+    /** When each paused destination was paused, by {@code [source, destination]}. */
+    public Map<List<String>, Instant> paused() {
+        return entries.paused();
     }
 
     /**

@@ -20,7 +20,11 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The outbox's state changes, each in a short transaction of its own: no transaction is open while a request is on
@@ -39,6 +43,9 @@ public class OutboxEntries {
     public record Due(long id, String source, String eventId, String destination, int attempts, String type,
                       byte[] payload, int effect, String contentType) {
     }
+
+    /** How far a held forwarding's next attempt is set: never reached, the release sets it back. */
+    static final Duration HELD_FOR = Duration.ofDays(3650);
 
     @Inject
     EntityManager em;
@@ -65,6 +72,16 @@ public class OutboxEntries {
     public List<Due> take(Instant now, Duration lease, int limit, String notificationsTo) {
         Connection connection = em.unwrap(Connection.class);
         try {
+            Set<List<String>> paused = new HashSet<>();
+            try (PreparedStatement query = connection.prepareStatement(OutboxStatements.PAUSED);
+                 ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    paused.add(List.of(rows.getString(1), rows.getString(2)));
+                }
+            }
+            try (PreparedStatement release = connection.prepareStatement(OutboxStatements.RELEASE)) {
+                release.executeUpdate();
+            }
             List<Due> due = new ArrayList<>();
             if (!embedded) {
                 try (PreparedStatement plan = connection.prepareStatement(OutboxStatements.WALK_THE_INDEX)) {
@@ -83,6 +100,20 @@ public class OutboxEntries {
                     }
                 }
             }
+            // A paused destination's forwardings are set aside, not sent; a handler's effect (another URL) goes.
+            List<Due> held = paused.isEmpty() ? List.of() : due.stream().filter(entry -> entry.effect() == 0
+                    && paused.contains(List.of(entry.source(), entry.destination()))).toList();
+            if (!held.isEmpty()) {
+                due.removeAll(held);
+                try (PreparedStatement hold = connection.prepareStatement(OutboxStatements.HOLD)) {
+                    for (Due entry : held) {
+                        hold.setTimestamp(1, Timestamp.from(now.plus(HELD_FOR)));
+                        hold.setLong(2, entry.id());
+                        hold.addBatch();
+                    }
+                    hold.executeBatch();
+                }
+            }
             try (PreparedStatement update = connection.prepareStatement(OutboxStatements.LEASE)) {
                 for (Due entry : due) {
                     update.setTimestamp(1, Timestamp.from(now.plus(lease)));
@@ -92,6 +123,51 @@ public class OutboxEntries {
                 update.executeBatch();
             }
             return due;
+        } catch (SQLException e) {
+            throw new StatementFailure(e);
+        }
+    }
+
+    /**
+     * Pauses a destination for every instance: from the relay's next turn its forwardings are held, not sent.
+     *
+     * @return {@code false} when it was paused already (nothing changed)
+     */
+    public boolean pause(String source, String destination, Instant now) {
+        return update(OutboxStatements.PAUSE, source, destination, Timestamp.from(now)) == 1;
+    }
+
+    /**
+     * Resumes a paused destination: its held forwardings are due again at once, oldest first.
+     *
+     * @return {@code false} when it was not paused
+     */
+    public boolean resume(String source, String destination) {
+        boolean resumed = update(OutboxStatements.RESUME, source, destination) == 1;
+        update(OutboxStatements.RELEASE);
+        return resumed;
+    }
+
+    /** When each paused destination ({@code [source, destination]}) was paused. */
+    public Map<List<String>, Instant> paused() {
+        try (PreparedStatement query = em.unwrap(Connection.class).prepareStatement(OutboxStatements.PAUSED);
+             ResultSet rows = query.executeQuery()) {
+            var paused = new HashMap<List<String>, Instant>();
+            while (rows.next()) {
+                paused.put(List.of(rows.getString(1), rows.getString(2)), rows.getTimestamp(3).toInstant());
+            }
+            return paused;
+        } catch (SQLException e) {
+            throw new StatementFailure(e);
+        }
+    }
+
+    private int update(String sql, Object... parameters) {
+        try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            return statement.executeUpdate();
         } catch (SQLException e) {
             throw new StatementFailure(e);
         }

@@ -9,11 +9,22 @@ public final class OutboxStatements {
     public static final String PENDING = "pending";
     public static final String DELIVERED = "delivered";
     public static final String DEAD = "dead";
+    public static final String FILTERED = "filtered";
 
     /** Scheduled in the processing transaction; a second try or a replay of the event schedules nothing more. */
     public static final String SCHEDULE = """
             INSERT INTO outbox (source, event_id, destination, status, attempts, next_attempt_at, created_at)
             VALUES (?, ?, ?, 'pending', 0, ?, ?)
+            ON CONFLICT DO NOTHING""";
+    /**
+     * Not forwarded: the destination takes the event's type but its filter not the body. Written once, in the
+     * processing transaction, in its final status with the reason: never due, never replayed.
+     */
+    public static final String FILTER = """
+            INSERT INTO outbox (source, event_id, destination, status, attempts, next_attempt_at, created_at,
+                                last_error)
+            VALUES (?, ?, ?, '""" + FILTERED + """
+            ', 0, ?, ?, ?)
             ON CONFLICT DO NOTHING""";
     /** A handler's n-th effect of an event, with its own body; a replay's run of the handler adds nothing twice. */
     public static final String SCHEDULE_EFFECT = """
@@ -64,6 +75,26 @@ public final class OutboxStatements {
     public static final String WALK_THE_INDEX = "SET LOCAL enable_bitmapscan = off";
     /** Taken for a while: another instance leaves it alone until the lease ends (a crash mid-send lets it go). */
     public static final String LEASE = "UPDATE outbox SET next_attempt_at = ? WHERE id = ?";
+    /** The paused destinations, every instance's (V20). */
+    public static final String PAUSED = "SELECT source, destination, paused_at FROM destination_pause";
+    public static final String PAUSE = """
+            INSERT INTO destination_pause (source, destination, paused_at) VALUES (?, ?, ?)
+            ON CONFLICT DO NOTHING""";
+    public static final String RESUME = "DELETE FROM destination_pause WHERE source = ? AND destination = ?";
+    /**
+     * Sets a due forwarding of a paused destination aside: not sent, its attempts untouched, out of the relay's walk
+     * of the due index until {@link #RELEASE}.
+     */
+    public static final String HOLD = "UPDATE outbox SET held = TRUE, next_attempt_at = ? WHERE id = ?";
+    /**
+     * Every held forwarding whose destination is no longer paused, due at its creation, so the relay sends them in
+     * that order: run each turn, by any instance, so a resume on one is followed everywhere, and a row one instance
+     * set aside just as another resumed is released the turn after.
+     */
+    public static final String RELEASE = """
+            UPDATE outbox SET held = FALSE, next_attempt_at = created_at
+            WHERE held AND NOT EXISTS (SELECT 1 FROM destination_pause p
+                                       WHERE p.source = outbox.source AND p.destination = outbox.destination)""";
     public static final String DELIVER = """
             UPDATE outbox SET status = 'delivered', attempts = attempts + 1, delivered_at = ?, last_error = NULL
             WHERE id = ?""";

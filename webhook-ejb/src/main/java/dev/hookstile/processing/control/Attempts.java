@@ -33,6 +33,7 @@ public final class Attempts {
     /** How the try that succeeded ended, and how long it took, for the metrics. */
     private Outcome succeeded;
     private long tryNanos;
+    private Boolean bodyMatches;
     private int lastAttempt;
 
     /**
@@ -64,9 +65,28 @@ public final class Attempts {
         return event;
     }
 
-    /** The destination this event is forwarded to, if its source has one and it takes the event's type. */
+    /**
+     * The destination this event is forwarded to, if its source has one and it takes the event's type and body (its
+     * {@code _DESTINATION_FILTER}).
+     */
     Destination forwardTo() {
-        return destination != null && destination.forwards(event.type()) ? destination : null;
+        return destination != null && destination.forwards(event.type()) && bodyMatches() ? destination : null;
+    }
+
+    /**
+     * The destination that takes the event's type but not its body: the event is recorded as not forwarded there,
+     * with the reason; {@code null} otherwise.
+     */
+    Destination filteredOut() {
+        return destination != null && destination.forwards(event.type()) && !bodyMatches() ? destination : null;
+    }
+
+    /** The filter's answer, read once: the claim asks before the try and the try again. */
+    private boolean bodyMatches() {
+        if (bodyMatches == null) {
+            bodyMatches = destination.forwardsBody(event.payload());
+        }
+        return bodyMatches;
     }
 
     /** The back-office queue or topic this event is published to, if its source has one for the event's type. */

@@ -230,6 +230,10 @@ public class EventTry {
         if (forwardTo != null) {
             outbox.schedule(claimed, forwardTo, now);
         }
+        Destination filteredOut = attempts.filteredOut();
+        if (filteredOut != null) {
+            outbox.filtered(claimed, filteredOut, now);
+        }
         BackOfficeDestination publishTo = attempts.publishTo();
         if (publishTo != null) {
             backOffice.publish(claimed, publishTo);

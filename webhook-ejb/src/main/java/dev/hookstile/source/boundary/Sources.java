@@ -10,6 +10,7 @@ import dev.hookstile.source.Ed25519;
 import dev.hookstile.source.BackOfficeDestination;
 
 import dev.hookstile.source.InvalidSetting;
+import dev.hookstile.source.JsonMatch;
 import dev.hookstile.source.Provider;
 import dev.hookstile.settings.SettingsCheck;
 import jakarta.annotation.PostConstruct;
@@ -353,7 +354,13 @@ public class Sources implements SettingsCheck {
      */
     private Destination destination(String name, String key) {
         Optional<String> url = config.getOptionalValue(key + "destination-url", String.class).map(String::trim);
+        Optional<String> filter = config.getOptionalValue(key + "destination-filter", String.class).map(String::trim)
+                .filter(f -> !f.isEmpty());
         if (url.isEmpty() || url.get().isEmpty()) {
+            if (filter.isPresent()) {
+                throw problem(key + "destination-filter", "filters what is forwarded to "
+                        + setting(key + "destination-url") + ", which is not set");
+            }
             return null;
         }
         URI uri;
@@ -383,7 +390,15 @@ public class Sources implements SettingsCheck {
         } catch (IllegalArgumentException e) {
             throw problem(key + "destination-signing-key", e.getMessage());
         }
-        return new Destination(uri, key256, signingKey, types(key));
+        JsonMatch match;
+        try {
+            match = filter.map(JsonMatch::parse).orElse(null);
+        } catch (IllegalArgumentException e) {
+            throw problem(key + "destination-filter", "must be a JSON object the body must contain, e.g."
+                    + " {\"data\":{\"object\":{\"livemode\":true}}}, at most " + JsonMatch.MAX_LENGTH
+                    + " characters nested at most 32 deep");
+        }
+        return new Destination(uri, key256, signingKey, types(key), match);
     }
 
     /** {@code .destination-jms}: {@code queue:NAME} or {@code topic:NAME}, with {@code .destination-types}. */

@@ -1,7 +1,7 @@
 package dev.hookstile.events.boundary;
 
 import dev.hookstile.platform.boundary.SchemaMigration;
-import dev.hookstile.search.JsonMatch;
+import dev.hookstile.source.JsonMatch;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;

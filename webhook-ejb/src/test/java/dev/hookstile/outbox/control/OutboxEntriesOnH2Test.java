@@ -67,7 +67,8 @@ class OutboxEntriesOnH2Test {
             insert.setString(1, id);
             insert.setString(2, URL);
             insert.setTimestamp(3, Timestamp.from(due));
-            insert.setTimestamp(4, Timestamp.from(T0));
+            // Created when first due: a resume sends held rows in order of creation.
+            insert.setTimestamp(4, Timestamp.from(due));
             insert.setBytes(5, ("{\"id\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8));
             insert.executeUpdate();
         }
@@ -156,5 +157,62 @@ class OutboxEntriesOnH2Test {
         assertTrue(entries.replay(id, T0.plusSeconds(5)));
         assertEquals(List.of(id), take(T0.plusSeconds(5)));
         assertFalse(entries.replay(pending, T0), "a pending entry is not replayed: it is due already");
+    }
+
+    @Test
+    void aForwardingTheFilterKeptBackIsNeverDueNorReplayedAndSaysWhy() throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(OutboxStatements.FILTER)) {
+            insert.setString(1, "pay");
+            insert.setString(2, "evt-1");
+            insert.setString(3, "https://backoffice.example.com/hooks");
+            insert.setTimestamp(4, Timestamp.from(T0));
+            insert.setTimestamp(5, Timestamp.from(T0));
+            insert.setString(6, "not forwarded: the body does not contain {}");
+            assertEquals(1, insert.executeUpdate());
+            assertEquals(0, insert.executeUpdate(), "a second try of the event records nothing more");
+        }
+        long id;
+        try (PreparedStatement select = connection.prepareStatement("SELECT id FROM outbox WHERE event_id = 'evt-1'");
+             ResultSet row = select.executeQuery()) {
+            row.next();
+            id = row.getLong(1);
+        }
+
+        assertEquals("filtered 0 not forwarded: the body does not contain {}", state(id));
+        assertFalse(take(T0.plus(Duration.ofDays(1))).contains(id));
+        assertFalse(entries.replay(id, T0), "a replay would send what the filter keeps back");
+    }
+
+    @Test
+    void aPausedDestinationsForwardingsAreHeldWithoutAnAttemptAndSentOldestFirstOnceResumed() throws SQLException {
+        long first = schedule("n-1", T0);
+        long second = schedule("n-2", T0.plusSeconds(1));
+
+        assertTrue(entries.pause(OutboxStatements.NOTIFICATIONS, URL, T0));
+        assertFalse(entries.pause(OutboxStatements.NOTIFICATIONS, URL, T0.plusSeconds(1)), "paused already");
+        assertEquals(T0, entries.paused().get(List.of(OutboxStatements.NOTIFICATIONS, URL)), "since the first pause");
+        assertEquals(List.of(), take(T0.plusSeconds(5)));
+        assertEquals(List.of(), take(T0.plus(Duration.ofDays(2))), "held, however long");
+        assertEquals("pending 0 null", state(first), "not an attempt: a pause never makes a forwarding dead");
+
+        assertTrue(entries.resume(OutboxStatements.NOTIFICATIONS, URL));
+        assertFalse(entries.resume(OutboxStatements.NOTIFICATIONS, URL), "not paused any more");
+        assertEquals(List.of(first, second), take(T0.plusSeconds(10)), "due at once, in order of creation");
+    }
+
+    @Test
+    void aForwardingSetAsideJustAsItsDestinationWasResumedIsReleasedAtTheNextTurn() throws SQLException {
+        long id = schedule("n-1", T0);
+        entries.pause(OutboxStatements.NOTIFICATIONS, URL, T0);
+        take(T0.plusSeconds(1));
+        // Another instance resumed between this one's reading of the pauses and its setting the row aside: the pause
+        // is gone, the row still held.
+        try (PreparedStatement resume = connection.prepareStatement(OutboxStatements.RESUME)) {
+            resume.setString(1, OutboxStatements.NOTIFICATIONS);
+            resume.setString(2, URL);
+            resume.executeUpdate();
+        }
+
+        assertEquals(List.of(id), take(T0.plusSeconds(2)));
     }
 }

@@ -113,6 +113,26 @@ class AttemptsTest {
     }
 
     @Test
+    void anEventWhoseBodyTheDestinationsFilterDoesNotContainIsRecordedNotForwardedAndDoesNotCountAsHandled() {
+        var live = new Destination(URI.create("https://example.test/hooks"), new byte[32], null, List.of("invoice.*"),
+                dev.hookstile.source.JsonMatch.parse("{\"data\":{\"object\":{\"livemode\":true}}}"));
+        WebhookEvent test = WebhookEvents.stripe("invoice.paid")
+                .payload("{\"data\":{\"object\":{\"livemode\":false}}}").build();
+        WebhookEvent production = WebhookEvents.stripe("invoice.paid")
+                .payload("{\"data\":{\"object\":{\"livemode\":true,\"amount\":5}}}").build();
+
+        var notForwarded = new Attempts(test, "{}", null, 8, 2, Duration.ZERO, live, null);
+        assertNull(notForwarded.forwardTo());
+        assertSame(live, notForwarded.filteredOut(), "recorded as not forwarded there");
+        assertFalse(notForwarded.leaves(), "nothing leaves: without a handler the event is ignored");
+        var forwarded = new Attempts(production, "{}", null, 8, 2, Duration.ZERO, live, null);
+        assertSame(live, forwarded.forwardTo());
+        assertNull(forwarded.filteredOut());
+        assertNull(new Attempts(WebhookEvents.stripe("customer.created").payload("{}").build(), "{}", null, 8, 2,
+                Duration.ZERO, live, null).filteredOut(), "a type it does not take is not its filter's business");
+    }
+
+    @Test
     void onlyAnEventWithASharedBodyStoresIt() {
         var shared = new Attempts(INVOICE, "{}", "digest-1", 8, 2, Duration.ZERO, null, null);
 

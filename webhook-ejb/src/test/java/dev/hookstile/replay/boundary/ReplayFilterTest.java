@@ -70,7 +70,7 @@ class ReplayFilterTest {
     @Test
     void aBodyFragmentAndAHeaderAreNamedInTheCanonicalFormAndMakeAnotherJob() {
         var content = new ReplayFilter("gh", null, null, null, null, false, null, null, null,
-                dev.hookstile.search.JsonMatch.parse("{ \"data\" : {\"status\": \"failed\"}}"),
+                dev.hookstile.source.JsonMatch.parse("{ \"data\" : {\"status\": \"failed\"}}"),
                 new dev.hookstile.events.boundary.ContentSearch.Header("X-GitHub-Event", "push"));
 
         assertTrue(content.content());

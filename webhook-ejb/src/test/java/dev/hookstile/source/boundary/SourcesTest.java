@@ -207,6 +207,36 @@ class SourcesTest {
     }
 
     @Test
+    void aDestinationFilterIsAJsonFragmentOrTheStartIsRefusedNamingIt() {
+        var base = Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
+                "hookstile.sources.pay.destination-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+        var filtered = new java.util.HashMap<>(base);
+        filtered.put("hookstile.sources.pay.destination-filter", "{\"data\":{\"object\":{\"livemode\":true}}}");
+        var destination = sources(filtered).find("pay").orElseThrow().destination();
+
+        assertTrue(destination.forwardsBody(utf8("{\"data\":{\"object\":{\"livemode\":true,\"id\":1}}}")));
+        assertFalse(destination.forwardsBody(utf8("{\"data\":{\"object\":{\"livemode\":false}}}")));
+        assertTrue(sources(base).find("pay").orElseThrow().destination().forwardsBody(utf8("not json")),
+                "without a filter every body");
+        for (String bad : List.of("[1]", "{\"data\":", "livemode")) {
+            var broken = new java.util.HashMap<>(base);
+            broken.put("hookstile.sources.pay.destination-filter", bad);
+            var e = failure(broken);
+            assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_FILTER"), e.getMessage());
+        }
+        var withoutUrl = failure(Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.destination-filter", "{\"livemode\":true}"));
+        assertTrue(withoutUrl.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_URL"), withoutUrl.getMessage());
+    }
+
+    @Test
     void namesTheVariableOfAHyphenatedSourceWithUnderscores() {
         var e = failure(Map.of(
                 "hookstile.sources", "my-hooks",

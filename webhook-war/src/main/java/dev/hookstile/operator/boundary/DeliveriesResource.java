@@ -75,6 +75,9 @@ public class DeliveriesResource {
             case ALREADY_PENDING -> Problems.of(409, "already-pending", "Already pending",
                     "the delivery is pending: the relay sends it; replay it once it is delivered or dead",
                     "/api/deliveries/" + key + "/replay").build();
+            case FILTERED -> Problems.of(409, "not-forwarded", "Not forwarded",
+                    "the destination's filter does not match the event's body (its _DESTINATION_FILTER): it is not sent,"
+                            + " and a replay would not change that", "/api/deliveries/" + key + "/replay").build();
             case NOT_FOUND -> notFound(id);
         };
     }

@@ -2,7 +2,7 @@ package dev.hookstile.operator.boundary;
 
 import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventQuery;
-import dev.hookstile.search.JsonMatch;
+import dev.hookstile.source.JsonMatch;
 import dev.hookstile.search.boundary.SearchKeys;
 import dev.hookstile.events.boundary.EventSummary;
 import dev.hookstile.events.boundary.RecordedEvents;

@@ -3,7 +3,7 @@ package dev.hookstile.operator.boundary;
 import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.events.entity.EventStatus;
-import dev.hookstile.search.JsonMatch;
+import dev.hookstile.source.JsonMatch;
 import dev.hookstile.search.boundary.SearchKeys;
 
 import java.time.Instant;

@@ -7,7 +7,7 @@ import dev.hookstile.replay.boundary.ReplayJobs;
 import dev.hookstile.replay.boundary.ReplayPreview;
 import dev.hookstile.replay.boundary.ReplayRefused;
 import dev.hookstile.replay.entity.ReplayJob;
-import dev.hookstile.search.JsonMatch;
+import dev.hookstile.source.JsonMatch;
 import dev.hookstile.search.boundary.SearchKeys;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

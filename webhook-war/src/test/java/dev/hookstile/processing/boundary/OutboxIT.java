@@ -31,6 +31,7 @@ import java.util.stream.Collectors;
 
 import static dev.hookstile.it.Webhooks.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,6 +49,8 @@ class OutboxIT extends DeployedHookstile {
 
     private static HttpServer receiver;
     private static final Map<String, List<Received>> received = new ConcurrentHashMap<>();
+    /** Every forwarding's key in the order it arrived. */
+    private static final List<String> arrivals = new CopyOnWriteArrayList<>();
     /** {@code fixable-} ids the receiver accepts from now on (it refuses them with 400 until then). */
     private static final Set<String> fixed = ConcurrentHashMap.newKeySet();
     /** What handlers of the source {@code fx} posted through the Outbox API, by Idempotency-Key. */
@@ -92,6 +95,7 @@ class OutboxIT extends DeployedHookstile {
         String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
         List<Received> copies = received.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>());
         copies.add(new Received(Map.copyOf(exchange.getRequestHeaders()), body));
+        arrivals.add(key);
         String eventId = key.substring(key.indexOf(':') + 1);
         int status = eventId.startsWith("bad-") || eventId.startsWith("fixable-") && !fixed.contains(eventId) ? 400
                 : eventId.startsWith("flaky-") && copies.size() == 1 ? 503 : 200;
@@ -136,6 +140,73 @@ class OutboxIT extends DeployedHookstile {
                 Base64.getDecoder().decode(signature.substring(4))), "verifies with the public key: " + signature);
         assertTrue(!dev.hookstile.source.Ed25519.verify(publicKey, signed, (body + " ").getBytes(StandardCharsets.UTF_8),
                 Base64.getDecoder().decode(signature.substring(4))), "and not for another body");
+    }
+
+    @Test
+    void onlyEventsWhoseBodyContainsTheDestinationsFilterAreForwardedTheOthersSayWhyOnTheirPage() {
+        String live = "ok-live-" + UUID.randomUUID();
+        String test = "ok-test-" + UUID.randomUUID();
+        assertEquals(202, webhooks.send(webhooks.standard("fwdlive", test,
+                "{\"type\":\"invoice.paid\",\"data\":{\"object\":{\"livemode\":false}}}")).statusCode());
+        assertEquals(202, webhooks.send(webhooks.standard("fwdlive", live,
+                "{\"type\":\"invoice.paid\",\"data\":{\"object\":{\"livemode\":true,\"id\":\"in_1\"}}}")).statusCode());
+
+        await("fwdlive:" + live, 1);
+        webhooks.awaitRecorded("fwdlive", live, completed(), DELIVERY);
+        // No handler takes this source's events: forwarded counts as handled, the other one is ignored.
+        webhooks.awaitRecorded("fwdlive", test, state -> "ignored".equals(state.getString("status")), DELIVERY);
+        JsonObject kept = awaitDelivery("fwdlive", test, "filtered");
+        assertTrue(kept.getString("lastError").contains("HOOKSTILE_SOURCES_FWDLIVE_DESTINATION_FILTER"), kept.toString());
+        assertEquals(0, kept.getInt("attempts"));
+        // Recorded filtered in the try's transaction, never due: the relay, which sent the live one, never takes it.
+        assertFalse(received.containsKey("fwdlive:" + test), "never sent");
+        HttpResponse<String> replay = webhooks.send(webhooks.operator("api/deliveries/" + kept.getJsonNumber("id")
+                + "/replay").POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
+        assertEquals(409, replay.statusCode(), replay.body());
+        assertTrue(replay.body().contains("not-forwarded"), replay.body());
+    }
+
+    @Test
+    void aPausedDestinationHoldsItsForwardingsUntilResumedAndThenGetsTheOldestFirst() {
+        JsonObject paused = destination("fwdhold", "pause");
+        assertTrue(paused.getBoolean("paused"), paused.toString());
+        assertTrue(destination("fwdhold", "pause").getBoolean("paused"), "pausing again changes nothing");
+        List<String> ids = List.of("held-" + UUID.randomUUID(), "held-" + UUID.randomUUID(), "held-" + UUID.randomUUID());
+        for (String id : ids) {
+            assertEquals(202, webhooks.send(webhooks.standard("fwdhold", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+            webhooks.awaitRecorded("fwdhold", id, completed(), DELIVERY);
+        }
+        // A forwarding of another source, due after the held ones, arrives: the relay has walked past them.
+        String other = "ok-" + UUID.randomUUID();
+        assertEquals(202, webhooks.send(webhooks.standard("fwd", other, "{\"type\":\"invoice.paid\"}")).statusCode());
+        await("fwd:" + other, 1);
+
+        assertTrue(ids.stream().noneMatch(id -> received.containsKey("fwdhold:" + id)), "held, not sent");
+        JsonObject listed = operatorJson("api/destinations", 200).getJsonArray("destinations")
+                .getValuesAs(JsonObject.class).stream().filter(d -> d.getString("source").equals("fwdhold")).findFirst()
+                .orElseThrow();
+        assertTrue(listed.getBoolean("paused") && listed.getInt("pending") >= 3, "paused, holding them: " + listed);
+        for (String id : ids) {
+            JsonObject held = awaitDelivery("fwdhold", id, "pending");
+            assertEquals(0, held.getInt("attempts"), "a pause is no attempt");
+        }
+
+        assertFalse(destination("fwdhold", "resume").getBoolean("paused"));
+        for (String id : ids) {
+            await("fwdhold:" + id, 1);
+        }
+        assertEquals("fwdhold:" + ids.get(0), arrivals.stream().filter(key -> key.startsWith("fwdhold:")
+                && ids.contains(key.substring("fwdhold:".length()))).findFirst().orElseThrow(), "the oldest first");
+        HttpResponse<String> unknown = webhooks.send(webhooks.operator("api/destinations/nosuchsource/pause")
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
+        assertEquals(404, unknown.statusCode(), unknown.body());
+    }
+
+    private JsonObject destination(String source, String action) {
+        HttpResponse<String> answer = webhooks.send(webhooks.operator("api/destinations/" + source + "/" + action)
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
+        assertEquals(200, answer.statusCode(), answer.body());
+        return Webhooks.json(answer.body());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.hookstile.search;
+package dev.hookstile.source;
 
 import org.junit.jupiter.api.Test;
 
