@@ -7,7 +7,9 @@ import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.notify.control.Notice;
 import dev.hookstile.notify.control.NotificationLog;
 import dev.hookstile.notify.control.Window;
+import dev.hookstile.outbox.boundary.Forwarding;
 import dev.hookstile.outbox.boundary.ForwardingSchedule;
+import dev.hookstile.outbox.boundary.Forwardings;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
@@ -44,7 +46,9 @@ import java.util.logging.Logger;
  *     <li>breakers: the changes this instance's relay saw ({@link BreakerNotices}), per window likewise;</li>
  *     <li>processing: a source whose oldest waiting event (retrying, or queued again by a replay) is older than
  *     {@code HOOKSTILE_NOTIFY_BEHIND_SECONDS} is behind, until that age is back under half of it (so that a backlog
- *     hovering at the threshold does not notify every turn).</li>
+ *     hovering at the threshold does not notify every turn);</li>
+ *     <li>pauses: a destination paused longer than {@code HOOKSTILE_NOTIFY_PAUSED_SECONDS} (an hour), once per
+ *     pause.</li>
  * </ul>
  */
 @Singleton
@@ -74,6 +78,9 @@ public class Notifications {
 
     @Inject
     Sources sources;
+
+    @Inject
+    Forwardings forwardings;
 
     @Inject
     EventCounts counts;
@@ -115,6 +122,7 @@ public class Notifications {
             deaths(now, deadline);
             breakerChanges(now);
             behind(now);
+            pausedLong(now);
             if (wasFailing) {
                 LOG.info("Notifications: caught up after a failure");
             }
@@ -167,6 +175,21 @@ public class Notifications {
                 log.caughtUp(source.name(), waiting(source), now);
             }
         }
+    }
+
+    /** Each destination paused longer than {@code HOOKSTILE_NOTIFY_PAUSED_SECONDS}, once per pause. */
+    private void pausedLong(Instant now) {
+        Duration threshold = settings.paused();
+        if (threshold.isZero()) {
+            return;
+        }
+        forwardings.paused().forEach((destination, since) -> {
+            if (Duration.between(since, now).compareTo(threshold) > 0) {
+                String source = destination.get(0);
+                log.pausedLong(source, since, forwardings.count(source, destination.get(1), Forwarding.PENDING,
+                        EventCounts.COUNT_LIMIT), now);
+            }
+        });
     }
 
     /** Retrying and queued again by a replay, each counted up to {@link EventCounts#COUNT_LIMIT}. */

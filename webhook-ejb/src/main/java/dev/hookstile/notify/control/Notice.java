@@ -15,11 +15,11 @@ import java.util.Objects;
  * @param failure for deaths, the failure kind the history records ({@code transient}, {@code permanent}); else
  *                {@code null}. Never an error text: that is the sender's to choose, and grouping on it would let a
  *                sender make a notification per event
- * @param count   the events it covers: deaths; breaker changes; events waiting
+ * @param count   the events it covers: deaths; breaker changes; events waiting; forwardings a paused destination holds
  * @param first   the earliest time it covers (the first death or change; since when a source is behind)
  * @param last    the latest time it covers
  * @param period  what makes it one: the start of its window (deaths, breaker changes) or the moment of the change
- *                (processing behind, caught up), whole seconds
+ *                (processing behind, caught up; a destination's pause), whole seconds
  * @param sample  for deaths, one of their errors, bounded, as data; else {@code null}
  */
 public record Notice(Type type, String source, String failure, long count, Instant first, Instant last,
@@ -43,7 +43,8 @@ public record Notice(Type type, String source, String failure, long count, Insta
         BREAKER_OPENED("destination.breaker_opened"),
         BREAKER_CLOSED("destination.breaker_closed"),
         PROCESSING_BEHIND("processing.behind"),
-        PROCESSING_CAUGHT_UP("processing.caught_up");
+        PROCESSING_CAUGHT_UP("processing.caught_up"),
+        DESTINATION_PAUSED("destination.paused_long");
 
         private final String label;
 
@@ -71,7 +72,7 @@ public record Notice(Type type, String source, String failure, long count, Insta
     public String view() {
         String page = switch (type) {
             case EVENTS_DEAD -> "dead";
-            case BREAKER_OPENED, BREAKER_CLOSED -> "forwardings";
+            case BREAKER_OPENED, BREAKER_CLOSED, DESTINATION_PAUSED -> "forwardings";
             case PROCESSING_BEHIND, PROCESSING_CAUGHT_UP -> "overview";
         };
         return page + "?source=" + URLEncoder.encode(source, StandardCharsets.UTF_8);

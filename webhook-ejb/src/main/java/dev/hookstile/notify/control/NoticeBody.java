@@ -9,7 +9,7 @@ import java.time.temporal.ChronoUnit;
 
 /**
  * What a notification says, as the bytes sent: a JSON object with {@code id}, {@code type}, {@code source},
- * {@code destination} (breakers), {@code failure}, {@code count}, {@code first}, {@code last}, {@code sample}
+ * {@code destination} (breakers, pauses), {@code failure}, {@code count}, {@code first}, {@code last}, {@code sample}
  * (deaths) and {@code link}; in the {@code slack} format the same with a {@code text} a chat shows (Slack's incoming
  * webhooks, and the many chats that read their format, ignore the other fields).
  *
@@ -33,7 +33,8 @@ public final class NoticeBody {
                 .add("id", notice.id())
                 .add("type", notice.type().label())
                 .add("source", notice.source());
-        if (notice.type() == Notice.Type.BREAKER_OPENED || notice.type() == Notice.Type.BREAKER_CLOSED) {
+        if (notice.type() == Notice.Type.BREAKER_OPENED || notice.type() == Notice.Type.BREAKER_CLOSED
+                || notice.type() == Notice.Type.DESTINATION_PAUSED) {
             body.add("destination", notice.source());
         }
         if (notice.failure() == null) {
@@ -77,10 +78,13 @@ public final class NoticeBody {
                     + (count == 1 ? "" : "s") + " waiting, the oldest since " + first + ".";
             case PROCESSING_CAUGHT_UP -> "Processing of source " + source + " caught up at " + last
                     + " (behind since " + first + ").";
+            case DESTINATION_PAUSED -> "The destination of source " + source + " has been paused since " + first
+                    + ": " + count + " forwarding" + (count == 1 ? "" : "s") + " held. Resume it once its maintenance"
+                    + " is over.";
         };
         String label = switch (notice.type()) {
             case EVENTS_DEAD -> "Dead events";
-            case BREAKER_OPENED, BREAKER_CLOSED -> "Forwardings";
+            case BREAKER_OPENED, BREAKER_CLOSED, DESTINATION_PAUSED -> "Forwardings";
             case PROCESSING_BEHIND, PROCESSING_CAUGHT_UP -> "Overview";
         };
         return "Hookstile: " + text + (link == null ? "" : " <" + escape(link).replace("|", "%7C") + "|" + label

@@ -146,6 +146,15 @@ public class NotificationLog {
         return true;
     }
 
+    /**
+     * A destination has been paused longer than the operator's threshold: announced once per pause (its id is the
+     * pause's time), whichever instance and turn computes it first; a later turn adds nothing.
+     */
+    public void pausedLong(String source, Instant pausedAt, long held, Instant now) {
+        Instant since = pausedAt.truncatedTo(ChronoUnit.SECONDS);
+        schedule(new Notice(Notice.Type.DESTINATION_PAUSED, source, null, held, pausedAt, now, since, null), now);
+    }
+
     private void schedule(Notice notice, Instant now) {
         Destination endpoint = settings.endpoint().orElseThrow(() -> new IllegalStateException(
                 "notifications are off: nothing to schedule"));

@@ -36,6 +36,7 @@ public class NotifySettings implements SettingsCheck {
     static final String GROUP = "hookstile.notify.group-seconds";
     static final String GRACE = "hookstile.notify.grace-seconds";
     static final String BEHIND = "hookstile.notify.behind-seconds";
+    static final String PAUSED = "hookstile.notify.paused-seconds";
     static final String CONSOLE = "hookstile.console.url";
 
     static final long DEFAULT_GROUP_SECONDS = 60;
@@ -46,6 +47,8 @@ public class NotifySettings implements SettingsCheck {
      */
     static final long DEFAULT_GRACE_SECONDS = 30;
     static final long DEFAULT_BEHIND_SECONDS = 300;
+    /** A maintenance window is an hour or two: a destination paused longer was likely forgotten. */
+    static final long DEFAULT_PAUSED_SECONDS = 3_600;
     /** A window of a day at most: longer, and a notification says nothing an operator can still act on. */
     static final long MAX_GROUP_SECONDS = 86_400;
     /** Where the console is served, relative to the server, when no public address is configured. */
@@ -59,6 +62,7 @@ public class NotifySettings implements SettingsCheck {
     private Duration group = Duration.ofSeconds(DEFAULT_GROUP_SECONDS);
     private Duration grace = Duration.ofSeconds(DEFAULT_GRACE_SECONDS);
     private Duration behind = Duration.ofSeconds(DEFAULT_BEHIND_SECONDS);
+    private Duration paused = Duration.ofSeconds(DEFAULT_PAUSED_SECONDS);
     private String console = RELATIVE_CONSOLE;
     private boolean consoleConfigured;
 
@@ -112,6 +116,7 @@ public class NotifySettings implements SettingsCheck {
         group = Duration.ofSeconds(seconds(GROUP, DEFAULT_GROUP_SECONDS, 1, MAX_GROUP_SECONDS));
         grace = Duration.ofSeconds(seconds(GRACE, DEFAULT_GRACE_SECONDS, 0, MAX_GROUP_SECONDS));
         behind = Duration.ofSeconds(seconds(BEHIND, DEFAULT_BEHIND_SECONDS, 0, Long.MAX_VALUE / 1000));
+        paused = Duration.ofSeconds(seconds(PAUSED, DEFAULT_PAUSED_SECONDS, 0, Long.MAX_VALUE / 1000));
         Optional<String> consoleUrl = text(CONSOLE);
         if (consoleUrl.isPresent()) {
             try {
@@ -182,6 +187,11 @@ public class NotifySettings implements SettingsCheck {
         return behind;
     }
 
+    /** How long a destination may stay paused before the operator is told; zero tells nothing. */
+    public Duration paused() {
+        return paused;
+    }
+
     /**
      * The console's address of a view, {@code #/dead?source=gh} say: absolute with {@code HOOKSTILE_CONSOLE_URL},
      * else relative to the server ({@code /console/#/...}).
@@ -200,6 +210,7 @@ public class NotifySettings implements SettingsCheck {
         return endpoint == null ? "notifications off (no " + env(URL) + ")"
                 : "notifications to " + Redacted.endpoint(endpoint.url().toString()) + " (" + format.name()
                 .toLowerCase(Locale.ROOT) + ", grouped by " + group.toSeconds() + " s, behind after "
-                + (behind.isZero() ? "never" : behind.toSeconds() + " s") + ")";
+                + (behind.isZero() ? "never" : behind.toSeconds() + " s") + ", paused too long after "
+                + (paused.isZero() ? "never" : paused.toSeconds() + " s") + ")";
     }
 }

@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -92,6 +93,7 @@ public class OutboxGauges {
     private Family<Gauge> pending;
     private Family<Gauge> oldestDue;
     private Family<Gauge> breakerOpen;
+    private Family<Gauge> paused;
     private Family<Counter> attempts;
     /**
      * The destinations whose gauges are in the scrape: the configured ones from the start, a source's effects once it
@@ -114,6 +116,8 @@ public class OutboxGauges {
                 "How long the oldest due outbox entry has been due, by destination; 0 when none is", "destination");
         breakerOpen = metrics.gauge("hookstile_outbox_breaker_open",
                 "1 while this instance leaves a destination alone after failures in a row", "destination");
+        paused = metrics.gauge("hookstile_outbox_destination_paused",
+                "1 while an operator has paused a destination (its forwardings held, counted as pending)", "destination");
         attempts = metrics.counter("hookstile_outbox_attempts_total",
                 "Requests to destinations, by result (failed: to be tried again)", "destination", "result");
         for (Source source : sources.all()) {
@@ -122,6 +126,7 @@ public class OutboxGauges {
                 pending.labels(source.name());
                 oldestDue.labels(source.name());
                 breakerOpen.labels(source.name());
+                paused.labels(source.name());
                 for (Result result : Result.values()) {
                     attempts.labels(source.name(), result.tag);
                 }
@@ -154,9 +159,11 @@ public class OutboxGauges {
                     breakers.of(notifications.url().toString()) == Breakers.State.OPEN ? 1 : 0);
         }
         Map<String, long[]> found = new HashMap<>();
+        Set<String> pausedNow = new HashSet<>();
         Instant now = Instant.now();
         try (Connection connection = dataSource.getConnection();
-             PreparedStatement query = connection.prepareStatement(PENDING)) {
+             PreparedStatement query = connection.prepareStatement(PENDING);
+             PreparedStatement pauses = connection.prepareStatement(OutboxStatements.PAUSED)) {
             query.setQueryTimeout(5);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
@@ -166,12 +173,20 @@ public class OutboxGauges {
                             new long[]{rows.getLong(3), dueMillis});
                 }
             }
+            try (ResultSet rows = pauses.executeQuery()) {
+                while (rows.next()) {
+                    pausedNow.add(rows.getString(1));
+                }
+            }
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.FINE, e, () -> "Could not count the outbox's pending entries");
             return;
         }
         var destinations = new ArrayList<String>();
         for (Source source : sources.all()) {
+            if (source.destination() != null) {
+                paused.labels(source.name()).set(pausedNow.contains(source.name()) ? 1 : 0);
+            }
             destinations.add(destinationOf(source.name(), false));
             destinations.add(destinationOf(source.name(), true));
         }

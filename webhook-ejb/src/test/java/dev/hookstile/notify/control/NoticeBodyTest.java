@@ -45,6 +45,22 @@ class NoticeBodyTest {
     }
 
     @Test
+    void aLongPauseNamesItsDestinationWhatItHoldsAndIsOneNotificationPerPause() {
+        var paused = new Notice(Notice.Type.DESTINATION_PAUSED, "fwd", null, 42, WINDOW, WINDOW.plusSeconds(3_700),
+                WINDOW, null);
+
+        JsonObject body = json(NoticeBody.of(paused, NoticeBody.Format.JSON, "/console/#/forwardings?source=fwd",
+                false));
+
+        assertEquals("destination.paused_long", body.getString("type"));
+        assertEquals("fwd", body.getString("destination"));
+        assertEquals(42, body.getInt("count"));
+        assertEquals("destination.paused_long:fwd:" + WINDOW.getEpochSecond(), paused.id(), "the pause's time: once");
+        assertEquals("forwardings?source=fwd", paused.view());
+        assertTrue(NoticeBody.slackText(paused, null).contains("42 forwardings held"));
+    }
+
+    @Test
     void aBreakerNamesItsDestinationAndHasNoFailure() {
         var opened = new Notice(Notice.Type.BREAKER_OPENED, "fwd", null, 2, WINDOW, WINDOW.plusSeconds(3), WINDOW,
                 null);

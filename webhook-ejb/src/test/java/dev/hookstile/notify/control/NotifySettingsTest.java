@@ -44,6 +44,7 @@ class NotifySettingsTest {
         assertEquals(NoticeBody.Format.JSON, off.format());
         assertEquals(Duration.ofSeconds(60), off.group());
         assertEquals(Duration.ofSeconds(300), off.behind());
+        assertEquals(Duration.ofHours(1), off.paused(), "a destination paused longer than an hour is announced");
         assertEquals(Duration.ofSeconds(30), off.grace());
         assertEquals("/console/#/dead?source=gh", off.link("dead?source=gh"));
         assertFalse(off.absoluteLinks());
@@ -54,9 +55,11 @@ class NotifySettingsTest {
         NotifySettings on = settings("hookstile.notify.url", " https://ops.example.com/hooks/hookstile ",
                 "hookstile.notify.secret", SECRET, "hookstile.notify.format", "Slack",
                 "hookstile.notify.group-seconds", "5", "hookstile.notify.grace-seconds", "0",
-                "hookstile.notify.behind-seconds", "0", "hookstile.console.url", "https://hooks.example.com/console");
+                "hookstile.notify.behind-seconds", "0", "hookstile.console.url", "https://hooks.example.com/console",
+                "hookstile.notify.paused-seconds", "0");
 
         assertTrue(on.enabled());
+        assertEquals(Duration.ZERO, on.paused(), "0 announces no pause");
         assertEquals("https://ops.example.com/hooks/hookstile", on.endpoint().orElseThrow().url().toString());
         assertArrayEquals("a-notify-secret-of-32-bytes-long".getBytes(StandardCharsets.UTF_8),
                 on.endpoint().orElseThrow().secret());

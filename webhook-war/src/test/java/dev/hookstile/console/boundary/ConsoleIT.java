@@ -400,6 +400,36 @@ class ConsoleIT extends DeployedHookstile {
     }
 
     @Test
+    void aDestinationIsPausedAndResumedFromTheForwardingsPageEachAfterAConfirmation() {
+        signIn();
+
+        browser.link("Forwardings").click();
+        browser.heading("Forwardings");
+        browser.button("Pause the destination of fwdhold").click();
+        WebElement pause = browser.await("the pause's confirmation", d -> browser.driver()
+                .findElements(By.xpath("//dialog[@open]")).stream().findFirst().orElse(null));
+        assertTrue(pause.getText().contains("held from now on"), pause.getText());
+        browser.within(pause).button("Confirm").click();
+        browser.awaitText("Paused: its forwardings are held.");
+        assertTrue(destinationPaused("fwdhold"), "paused on the server");
+
+        browser.button("Resume the destination of fwdhold").click();
+        WebElement resume = browser.await("the resume's confirmation", d -> browser.driver()
+                .findElements(By.xpath("//dialog[@open]")).stream().findFirst().orElse(null));
+        browser.within(resume).button("Confirm").click();
+        browser.awaitText("Resumed: what it held is sent, oldest first.");
+        assertFalse(destinationPaused("fwdhold"), "sending again");
+    }
+
+    private boolean destinationPaused(String source) {
+        HttpResponse<String> answer = webhooks.send(webhooks.operator("api/destinations").GET());
+        assertEquals(200, answer.statusCode(), answer.body());
+        return Webhooks.json(answer.body()).getJsonArray("destinations").getValuesAs(JsonObject.class)
+                .stream().filter(d -> d.getString("source").equals(source)).findFirst().orElseThrow()
+                .getBoolean("paused");
+    }
+
+    @Test
     void aDeadEventIsFoundOnTheDeadEventsPageReplayedAndSeenCompleted() {
         String id = "broken-" + run;
         send("it", id, "console.dead-" + run);
