@@ -53,6 +53,11 @@ class DestinationTargetsTest {
             public long count(String source, String destination, String status, int limit) {
                 return 0;
             }
+
+            @Override
+            public java.util.Map<List<String>, java.time.Instant> paused() {
+                return java.util.Map.of();
+            }
         };
 
         List<DestinationsResource.View> views = resource.views();
