@@ -1,7 +1,5 @@
 package dev.hookstile.source;
 
-import dev.hookstile.source.RejectedDelivery;
-import dev.hookstile.source.Rejection;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.stream.JsonParser;

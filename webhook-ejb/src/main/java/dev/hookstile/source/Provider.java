@@ -1,11 +1,5 @@
 package dev.hookstile.source;
 
-import dev.hookstile.source.JsonFields;
-import dev.hookstile.source.Answer;
-import dev.hookstile.source.RejectedDelivery;
-import dev.hookstile.source.Rejection;
-import dev.hookstile.source.Source;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,7 +1,5 @@
 package dev.hookstile.source;
 
-import dev.hookstile.source.Answer;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

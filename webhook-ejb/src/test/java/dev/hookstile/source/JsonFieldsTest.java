@@ -1,7 +1,5 @@
 package dev.hookstile.source;
 
-import dev.hookstile.source.RejectedDelivery;
-import dev.hookstile.source.Rejection;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

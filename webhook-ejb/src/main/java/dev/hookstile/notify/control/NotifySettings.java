@@ -1,8 +1,5 @@
 package dev.hookstile.notify.control;
 
-import dev.hookstile.notify.control.NotifyConfigurationException;
-
-import dev.hookstile.notify.control.NoticeBody;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.settings.SettingsCheck;
 import dev.hookstile.source.Destination;

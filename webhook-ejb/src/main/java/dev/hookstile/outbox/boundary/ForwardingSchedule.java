@@ -3,7 +3,6 @@ package dev.hookstile.outbox.boundary;
 import dev.hookstile.platform.StatementFailure;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.source.Destination;

@@ -2,7 +2,6 @@ package dev.hookstile.outbox.boundary;
 
 import dev.hookstile.platform.StatementFailure;
 
-import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.outbox.control.OutboxEntries;
 import dev.hookstile.outbox.control.OutboxStatements;
 import jakarta.ejb.Stateless;

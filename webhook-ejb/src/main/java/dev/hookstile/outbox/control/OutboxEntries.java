@@ -2,8 +2,6 @@ package dev.hookstile.outbox.control;
 
 import dev.hookstile.platform.StatementFailure;
 
-import dev.hookstile.events.boundary.EventRecorder;
-import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.boundary.ContainerResources;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Stateless;

@@ -20,7 +20,6 @@ import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

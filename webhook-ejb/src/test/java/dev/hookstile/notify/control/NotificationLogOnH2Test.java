@@ -1,7 +1,6 @@
 package dev.hookstile.notify.control;
 
 import dev.hookstile.MapConfig;
-import dev.hookstile.notify.control.NotifySettings;
 import dev.hookstile.outbox.boundary.ForwardingSchedule;
 import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.boundary.SchemaMigration;

@@ -1,9 +1,6 @@
 package dev.hookstile.notify.control;
 
-import dev.hookstile.notify.control.NotifyConfigurationException;
-
 import dev.hookstile.MapConfig;
-import dev.hookstile.notify.control.NoticeBody;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

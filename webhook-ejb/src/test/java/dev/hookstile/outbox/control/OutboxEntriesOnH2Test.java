@@ -1,6 +1,5 @@
 package dev.hookstile.outbox.control;
 
-import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import jakarta.persistence.EntityManager;
 import org.flywaydb.core.Flyway;

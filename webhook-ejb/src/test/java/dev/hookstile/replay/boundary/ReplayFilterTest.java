@@ -1,7 +1,6 @@
 package dev.hookstile.replay.boundary;
 
 import dev.hookstile.events.entity.EventStatus;
-import dev.hookstile.replay.boundary.ReplayJobs;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

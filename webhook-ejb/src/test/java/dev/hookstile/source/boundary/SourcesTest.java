@@ -5,8 +5,6 @@ import dev.hookstile.source.SourceConfigurationException;
 import dev.hookstile.source.Source;
 
 import dev.hookstile.MapConfig;
-import dev.hookstile.source.Source;
-import dev.hookstile.source.SourceConfigurationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +27,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SourcesTest {
-
 
     private static Sources sources(Map<String, String> values) {
         return new Sources(new MapConfig(values));

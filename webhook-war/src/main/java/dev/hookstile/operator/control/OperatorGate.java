@@ -2,7 +2,6 @@ package dev.hookstile.operator.control;
 
 import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Metrics;
-import dev.hookstile.operator.control.AdminToken;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;

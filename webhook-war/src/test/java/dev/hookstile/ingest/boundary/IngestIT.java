@@ -1,7 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.it.DeployedHookstile;
-import dev.hookstile.it.Webhooks;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethod;

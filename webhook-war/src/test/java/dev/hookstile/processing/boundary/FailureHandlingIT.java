@@ -3,7 +3,6 @@ package dev.hookstile.processing.boundary;
 import dev.hookstile.it.DeployedHookstile;
 import dev.hookstile.it.Webhooks;
 import dev.hookstile.it.support.EffectRecorder;
-import dev.hookstile.processing.control.Failure;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;

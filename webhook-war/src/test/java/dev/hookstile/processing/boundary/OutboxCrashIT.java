@@ -7,7 +7,6 @@ import dev.hookstile.it.ServerProcess;
 import dev.hookstile.it.Webhooks;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
