@@ -67,6 +67,13 @@ function Destinations() {
     </section>`;
 }
 
+/** A rate as people write it: 20/s, or per minute or hour below one a second. */
+function pace(perSecond) {
+    if (perSecond >= 1) return `${Math.round(perSecond * 100) / 100}/s`;
+    if (perSecond * 60 >= 1) return `${Math.round(perSecond * 60 * 100) / 100}/min`;
+    return `${Math.round(perSecond * 3600 * 100) / 100}/h`;
+}
+
 /**
  * One destination: an HTTP one can be paused (its forwardings held, counted as pending, never sent) and resumed (what
  * it held is sent in order of creation), each after a confirmation.
@@ -102,6 +109,10 @@ function DestinationRow({ destination }) {
         <td>${d.kind !== 'http' ? html`<span class="muted">in the processing transaction</span>` : html`
             ${d.paused ? html`<${Status} value="paused" /> <span class="muted">since <${Time} at=${d.pausedAt} /></span>`
                 : html`<${Status} value="sending" />`}
+            ${typeof d.ratePerSecond === 'number' || typeof d.concurrency === 'number' ? html`<span class="muted">${
+                [typeof d.ratePerSecond === 'number' ? `at most ${pace(d.ratePerSecond)}` : null,
+                    typeof d.concurrency === 'number' ? `${d.concurrency} at once` : null].filter(Boolean).join(', ')}</span>`
+                : null}
             <button type="button" onClick=${() => setConfirming(true)} disabled=${busy}
                 aria-label=${`${d.paused ? 'Resume' : 'Pause'} the destination of ${plain(d.source)}`}>${
                 d.paused ? 'Resume' : 'Pause'}</button>

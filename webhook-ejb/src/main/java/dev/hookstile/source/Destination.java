@@ -18,8 +18,11 @@ import java.util.List;
  * @param signingKey the Ed25519 key, or {@code null}
  * @param filter     a JSON fragment an event's body must contain to be forwarded ({@code _DESTINATION_FILTER}), or
  *                   {@code null} for every body
+ * @param pace       how fast and how many at once it is sent to ({@code _DESTINATION_RATE},
+ *                   {@code _DESTINATION_CONCURRENCY}); {@link Pace#UNLIMITED} for the relay's defaults
  */
-public record Destination(URI url, byte[] secret, PrivateKey signingKey, List<String> types, JsonMatch filter) {
+public record Destination(URI url, byte[] secret, PrivateKey signingKey, List<String> types, JsonMatch filter,
+                          Pace pace) {
 
     /**
      * The fewest key bytes a signing secret may have: a shorter key is guessed, and with it every request signed with
@@ -29,13 +32,72 @@ public record Destination(URI url, byte[] secret, PrivateKey signingKey, List<St
 
     public Destination {
         types = List.copyOf(types);
+        pace = pace == null ? Pace.UNLIMITED : pace;
         if (secret == null && signingKey == null) {
             throw new IllegalArgumentException("a destination signs with a secret, a signing key or both");
         }
     }
 
     public Destination(URI url, byte[] secret, List<String> types) {
-        this(url, secret, null, types, null);
+        this(url, secret, null, types, null, null);
+    }
+
+    /**
+     * How fast forwardings go to a destination, whatever the number of instances: at most {@code perSecond} a second
+     * (a bucket of as many tokens, at least one, in the database: one second of burst), and at most
+     * {@code concurrency} requests at once from one instance.
+     *
+     * @param perSecond   0 for no limit
+     * @param concurrency 0 for the relay's own ({@code HOOKSTILE_OUTBOX_CONCURRENCY})
+     */
+    public record Pace(double perSecond, int concurrency) {
+
+        public static final Pace UNLIMITED = new Pace(0, 0);
+        public static final int MAX_CONCURRENCY = 64;
+
+        public Pace {
+            if (perSecond < 0 || Double.isNaN(perSecond) || Double.isInfinite(perSecond)) {
+                throw new IllegalArgumentException("a rate is a positive number of forwardings per second");
+            }
+            if (concurrency < 0 || concurrency > MAX_CONCURRENCY) {
+                throw new IllegalArgumentException("must be 1 to " + MAX_CONCURRENCY + " requests at once");
+            }
+        }
+
+        /**
+         * {@code 50/s}, {@code 1000/min} or {@code 3600/h}: a whole number of forwardings, at least 1, per unit.
+         *
+         * @throws IllegalArgumentException saying what is wrong, to follow the setting's name
+         */
+        public static double perSecond(String text) {
+            String[] parts = text.trim().split("/", 2);
+            long count;
+            try {
+                count = Long.parseLong(parts[0].trim());
+            } catch (NumberFormatException e) {
+                count = -1;
+            }
+            double seconds = parts.length < 2 ? -1 : switch (parts[1].trim()) {
+                case "s" -> 1;
+                case "min" -> 60;
+                case "h" -> 3600;
+                default -> -1;
+            };
+            if (count < 1 || count > 1_000_000 || seconds < 0) {
+                throw new IllegalArgumentException("must be a number of forwardings per s, min or h, e.g. 50/s or"
+                        + " 1000/min");
+            }
+            return count / seconds;
+        }
+
+        /** The bucket's size: one second's worth, at least one forwarding. */
+        public double burst() {
+            return Math.max(1, perSecond);
+        }
+
+        public boolean limited() {
+            return perSecond > 0;
+        }
     }
 
     /**

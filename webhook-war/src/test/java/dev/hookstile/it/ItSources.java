@@ -46,6 +46,9 @@ public final class ItSources {
         // Forwards signed v1a with an Ed25519 key only (OutboxIT): its destination verifies with the public key.
         source("fwdkey", "standard-webhooks", STANDARD_SECRET, "destination-url", FORWARD_TO,
                 "destination-signing-key", Webhooks.STANDARD_SIGNING_KEY);
+        // At most 20 forwardings a second, two at once (OutboxIT).
+        source("fwdpace", "standard-webhooks", STANDARD_SECRET, "destination-url", FORWARD_TO,
+                "destination-secret", DESTINATION_SECRET, "destination-rate", "20/s", "destination-concurrency", "2");
         // Paused and resumed by OutboxIT alone, so no other test waits on its forwardings.
         source("fwdhold", "standard-webhooks", STANDARD_SECRET, "destination-url", FORWARD_TO,
                 "destination-secret", DESTINATION_SECRET);

@@ -27,6 +27,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -158,15 +159,17 @@ public class OutboxRelay {
         int containerPriority = current.getPriority();
         current.setPriority(Math.max(Thread.MIN_PRIORITY, Math.min(Thread.MAX_PRIORITY, threadPriority)));
         try {
-            List<OutboxEntries.Due> due;
+            OutboxEntries.Taken taken;
             do {
                 Destination notifications = outbox.notifications();
-                due = entries.take(Instant.now(), Duration.ofSeconds(Math.max(1, leaseSeconds)), BATCH,
-                        notifications == null ? null : notifications.url().toString());
-                var delivered = new ArrayList<Long>(due.size());
-                byDestination(due).values().forEach(group -> sendAll(group, delivered));
+                taken = entries.take(Instant.now(), Duration.ofSeconds(Math.max(1, leaseSeconds)), BATCH,
+                        notifications == null ? null : notifications.url().toString(), paces());
+                var delivered = new ArrayList<Long>(taken.due().size());
+                byDestination(taken.due()).values().forEach(group -> sendAll(group, delivered));
                 entries.delivered(delivered, Instant.now());
-            } while (due.size() == BATCH);
+                // A full batch, even if a pause or a pace kept some of it back (now out of the walk), means more
+                // may be due behind it: other destinations must not wait for the next turn.
+            } while (taken.full());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "ForwardingSchedule relay failed; next try in " + intervalMillis + " ms", e);
         } finally {
@@ -189,7 +192,7 @@ public class OutboxRelay {
         int next = 0;
         while (next < due.size()) {
             boolean answering = next > 0 && !breakers.failing(due.get(0).destination());
-            int width = answering ? Math.max(1, concurrency) : 1;
+            int width = answering ? Math.max(1, concurrencyOf(due.get(0))) : 1;
             List<OutboxEntries.Due> round = due.subList(next, Math.min(due.size(), next + width));
             next += round.size();
             var sent = new ArrayList<OutboxEntries.Due>(round.size());
@@ -215,6 +218,31 @@ public class OutboxRelay {
                 record(sent.get(i), results.get(i).join(), delivered);
             }
         }
+    }
+
+    /** Each paced destination's rate, by {@code [source, destination]}: what the buckets grant from. */
+    private Map<List<String>, Double> paces() {
+        Map<List<String>, Double> paces = new HashMap<>();
+        for (Source source : sources.all()) {
+            Destination destination = source.destination();
+            if (destination != null && destination.pace().limited()) {
+                paces.put(List.of(source.name(), destination.url().toString()), destination.pace().perSecond());
+            }
+        }
+        return paces;
+    }
+
+    /** A destination's own concurrency ({@code _DESTINATION_CONCURRENCY}), else the relay's. */
+    private int concurrencyOf(OutboxEntries.Due entry) {
+        if (entry.effect() == 0 && !OutboxStatements.NOTIFICATIONS.equals(entry.source())) {
+            int own = sources.find(entry.source()).map(Source::destination)
+                    .filter(d -> d.url().toString().equals(entry.destination()))
+                    .map(d -> d.pace().concurrency()).orElse(0);
+            if (own > 0) {
+                return own;
+            }
+        }
+        return concurrency;
     }
 
     /** The request under way, or {@code null} when none is sent (breaker open, destination configured away). */

@@ -68,6 +68,23 @@ public class OutboxEntries {
      * @param notificationsTo the URL this instance sends notifications to; {@code null} takes none
      */
     public List<Due> take(Instant now, Duration lease, int limit, String notificationsTo) {
+        return take(now, lease, limit, notificationsTo, Map.of()).due();
+    }
+
+    /**
+     * What one take gave: the entries to send now, and whether it found {@code limit} due ones (before a paused
+     * destination's were set aside and a paced one's deferred), so that the relay takes again at once.
+     */
+    public record Taken(List<Due> due, boolean full) {
+    }
+
+    /**
+     * As {@link #take(Instant, Duration, int, String)}, each paced destination's forwardings ({@code [source,
+     * destination]} to forwardings a second) only as many as its bucket grants; the others due again when it will
+     * have tokens for them, in their order.
+     */
+    public Taken take(Instant now, Duration lease, int limit, String notificationsTo,
+                      Map<List<String>, Double> paces) {
         Connection connection = em.unwrap(Connection.class);
         try {
             Set<List<String>> paused = new HashSet<>();
@@ -98,6 +115,7 @@ public class OutboxEntries {
                     }
                 }
             }
+            int found = due.size();
             // A paused destination's forwardings are set aside, not sent; a handler's effect (another URL) goes.
             List<Due> held = paused.isEmpty() ? List.of() : due.stream().filter(entry -> entry.effect() == 0
                     && paused.contains(List.of(entry.source(), entry.destination()))).toList();
@@ -112,6 +130,9 @@ public class OutboxEntries {
                     hold.executeBatch();
                 }
             }
+            if (!paces.isEmpty()) {
+                PaceBuckets.pace(connection, due, paces, now);
+            }
             try (PreparedStatement update = connection.prepareStatement(OutboxStatements.LEASE)) {
                 for (Due entry : due) {
                     update.setTimestamp(1, Timestamp.from(now.plus(lease)));
@@ -120,7 +141,7 @@ public class OutboxEntries {
                 }
                 update.executeBatch();
             }
-            return due;
+            return new Taken(due, found == limit);
         } catch (SQLException e) {
             throw new StatementFailure(e);
         }

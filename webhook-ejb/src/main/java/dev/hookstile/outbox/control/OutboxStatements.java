@@ -75,6 +75,20 @@ public final class OutboxStatements {
     public static final String WALK_THE_INDEX = "SET LOCAL enable_bitmapscan = off";
     /** Taken for a while: another instance leaves it alone until the lease ends (a crash mid-send lets it go). */
     public static final String LEASE = "UPDATE outbox SET next_attempt_at = ? WHERE id = ?";
+    /** A destination's bucket, full, the first time a relay paces it (V21). */
+    public static final String PACE_CREATE = """
+            INSERT INTO destination_pace (source, destination, tokens, refilled_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT DO NOTHING""";
+    /** The bucket, locked: instances take their tokens one after the other. */
+    public static final String PACE_LOCK = """
+            SELECT tokens, refilled_at, booked_until FROM destination_pace WHERE source = ? AND destination = ?
+            FOR UPDATE""";
+    public static final String PACE_TAKE = """
+            UPDATE destination_pace SET tokens = ?, refilled_at = ? WHERE source = ? AND destination = ?""";
+    public static final String PACE_BOOK = """
+            UPDATE destination_pace SET booked_until = ? WHERE source = ? AND destination = ?""";
+    /** A due forwarding beyond the pace: due again when the bucket will have a token for it, no attempt counted. */
+    public static final String DEFER = "UPDATE outbox SET next_attempt_at = ? WHERE id = ?";
     /** The paused destinations, every instance's (V20). */
     public static final String PAUSED = "SELECT source, destination, paused_at FROM destination_pause";
     public static final String PAUSE = """

@@ -398,7 +398,28 @@ public class Sources implements SettingsCheck {
                     + " {\"data\":{\"object\":{\"livemode\":true}}}, at most " + JsonMatch.MAX_LENGTH
                     + " characters nested at most 32 deep");
         }
-        return new Destination(uri, key256, signingKey, types(key), match);
+        return new Destination(uri, key256, signingKey, types(key), match, pace(key));
+    }
+
+    /** {@code .destination-rate} ({@code 50/s}) and {@code .destination-concurrency} (1 to 64). */
+    private Destination.Pace pace(String key) {
+        double perSecond = 0;
+        Optional<String> rate = config.getOptionalValue(key + "destination-rate", String.class).map(String::trim)
+                .filter(r -> !r.isEmpty());
+        if (rate.isPresent()) {
+            try {
+                perSecond = Destination.Pace.perSecond(rate.get());
+            } catch (IllegalArgumentException e) {
+                throw problem(key + "destination-rate", e.getMessage() + ", not '" + printable(rate.get()) + "'");
+            }
+        }
+        int concurrency = number(key + "destination-concurrency", Integer.class).orElse(0);
+        if (concurrency < 0 || concurrency == 0 && config.getOptionalValue(key + "destination-concurrency",
+                String.class).filter(c -> !c.isBlank()).isPresent() || concurrency > Destination.Pace.MAX_CONCURRENCY) {
+            throw problem(key + "destination-concurrency", "must be 1 to " + Destination.Pace.MAX_CONCURRENCY
+                    + " requests at once, not " + concurrency);
+        }
+        return new Destination.Pace(perSecond, concurrency);
     }
 
     /** {@code .destination-jms}: {@code queue:NAME} or {@code topic:NAME}, with {@code .destination-types}. */

@@ -284,6 +284,7 @@ class OutboxRelayTest {
         relay.gauges = new OutboxGauges();
         relay.gauges.metrics = new Metrics();
         relay.gauges.sources = new Sources(new MapConfig(Map.of()));
+        relay.sources = relay.gauges.sources;
         relay.gauges.register();
         relay.outbox = new ForwardingSchedule();
         relay.breakerChanges = new RecordedChanges();
@@ -311,10 +312,11 @@ class OutboxRelayTest {
         }
 
         @Override
-        public List<Due> take(Instant now, Duration lease, int limit, String notificationsTo) {
+        public Taken take(Instant now, Duration lease, int limit, String notificationsTo,
+                          Map<List<String>, Double> paces) {
             List<Due> taken = due;
             due = List.of();
-            return taken;
+            return new Taken(taken, taken.size() == limit);
         }
 
         @Override

@@ -122,7 +122,7 @@ class HttpForwardingTest {
     void aDestinationWithASigningKeySignsV1aThatItsPublicKeyVerifiesAndBothKindsWithBoth() throws Exception {
         String signingKey = "whsk_VEVTVFNJR05JTkdLRVlET05PVFVTRVRISVNGT1JBTlk=";
         var keyOnly = new dev.hookstile.source.Destination(java.net.URI.create("http://127.0.0.1:9/hooks"), null,
-                dev.hookstile.source.Ed25519.signingKey(signingKey), java.util.List.of(), null);
+                dev.hookstile.source.Ed25519.signingKey(signingKey), java.util.List.of(), null, null);
         byte[] body = "{\"test\": 2432232314}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
         String header = HttpForwarding.signatures(keyOnly, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", body);
@@ -130,7 +130,7 @@ class HttpForwardingTest {
         assertEquals("v1a,tQ9V2XOqn7jL/DQenEFpqIugdBVtiMmER5mhSkXBNwM0mkATuDe6KYYUuxqtaiHeYGb7KaaBRdM5WqyeFiL8Ag==",
                 header, "the specification's vector");
         var both = new dev.hookstile.source.Destination(keyOnly.url(), SECRET, keyOnly.signingKey(),
-                java.util.List.of(), null);
+                java.util.List.of(), null, null);
         String two = HttpForwarding.signatures(both, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", body);
         assertEquals("v1," + HttpForwarding.signature(SECRET, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", body)
                 + " " + header, two);

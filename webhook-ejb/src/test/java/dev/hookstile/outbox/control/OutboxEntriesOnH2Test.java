@@ -18,6 +18,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -213,5 +214,25 @@ class OutboxEntriesOnH2Test {
         }
 
         assertEquals(List.of(id), take(T0.plusSeconds(2)));
+    }
+
+    @Test
+    void aPacedDestinationGetsWhatItsBucketGrantsAndTheRestIsDueLaterInOrderWithoutAnAttempt() throws SQLException {
+        var ids = new java.util.ArrayList<Long>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(schedule("n-" + i, T0.plusMillis(i)));
+        }
+        var paces = Map.of(List.of(OutboxStatements.NOTIFICATIONS, URL), 2.0);
+
+        OutboxEntries.Taken taken = entries.take(T0.plusSeconds(1), LEASE, 5, URL, paces);
+        List<Long> now = taken.due().stream().map(OutboxEntries.Due::id).toList();
+
+        assertEquals(ids.subList(0, 2), now, "2 a second: the bucket's burst");
+        assertTrue(taken.full(), "5 found: the relay takes again at once, past the deferred ones");
+        assertEquals("pending 0 null", state(ids.get(2)), "deferred, no attempt");
+        assertEquals(List.of(), entries.take(T0.plusMillis(1_400), LEASE, 50, URL, paces).due(),
+                "none due before its token");
+        assertEquals(List.of(ids.get(2)), entries.take(T0.plusMillis(1_500), LEASE, 50, URL, paces).due().stream()
+                .map(OutboxEntries.Due::id).toList(), "the next one, half a second later at 2 a second");
     }
 }

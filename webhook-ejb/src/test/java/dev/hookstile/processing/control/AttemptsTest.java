@@ -115,7 +115,7 @@ class AttemptsTest {
     @Test
     void anEventWhoseBodyTheDestinationsFilterDoesNotContainIsRecordedNotForwardedAndDoesNotCountAsHandled() {
         var live = new Destination(URI.create("https://example.test/hooks"), new byte[32], null, List.of("invoice.*"),
-                dev.hookstile.source.JsonMatch.parse("{\"data\":{\"object\":{\"livemode\":true}}}"));
+                dev.hookstile.source.JsonMatch.parse("{\"data\":{\"object\":{\"livemode\":true}}}"), null);
         WebhookEvent test = WebhookEvents.stripe("invoice.paid")
                 .payload("{\"data\":{\"object\":{\"livemode\":false}}}").build();
         WebhookEvent production = WebhookEvents.stripe("invoice.paid")

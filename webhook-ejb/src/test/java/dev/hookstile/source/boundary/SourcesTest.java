@@ -234,6 +234,37 @@ class SourcesTest {
     }
 
     @Test
+    void aDestinationsPaceIsARatePerUnitAndAConcurrencyOrTheStartIsRefusedNamingIt() {
+        var base = Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
+                "hookstile.sources.pay.destination-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+        assertFalse(sources(base).find("pay").orElseThrow().destination().pace().limited(), "no limit unless set");
+        for (var rate : Map.of("50/s", 50.0, "1000/min", 1000 / 60.0, " 3600/h ", 1.0).entrySet()) {
+            var paced = new java.util.HashMap<>(base);
+            paced.put("hookstile.sources.pay.destination-rate", rate.getKey());
+            paced.put("hookstile.sources.pay.destination-concurrency", "2");
+            var pace = sources(paced).find("pay").orElseThrow().destination().pace();
+            assertEquals(rate.getValue(), pace.perSecond(), 1e-9, rate.getKey());
+            assertEquals(2, pace.concurrency());
+        }
+        for (String bad : List.of("50", "0/s", "50/day", "fast", "-1/s", "1.5/s")) {
+            var broken = new java.util.HashMap<>(base);
+            broken.put("hookstile.sources.pay.destination-rate", bad);
+            var e = failure(broken);
+            assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_RATE"), e.getMessage());
+        }
+        for (String bad : List.of("0", "65", "-2", "many")) {
+            var broken = new java.util.HashMap<>(base);
+            broken.put("hookstile.sources.pay.destination-concurrency", bad);
+            var e = failure(broken);
+            assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_PAY_DESTINATION_CONCURRENCY"), e.getMessage());
+        }
+    }
+
+    @Test
     void namesTheVariableOfAHyphenatedSourceWithUnderscores() {
         var e = failure(Map.of(
                 "hookstile.sources", "my-hooks",

@@ -96,7 +96,7 @@ public class DestinationsResource {
             }
             if (source.backOffice() != null) {
                 views.add(new View(source.name(), "jms", (source.backOffice().topic() ? "topic:" : "queue:")
-                        + source.backOffice().name(), null, null, null, null, null));
+                        + source.backOffice().name(), null, null, null, null, null, null, null));
             }
         }
         return views;
@@ -110,7 +110,9 @@ public class DestinationsResource {
         return new View(source.name(), "http", Redacted.endpoint(url), breakers.of(url).label(),
                 deliveries.count(source.name(), url, Forwarding.PENDING, EventCounts.COUNT_LIMIT),
                 deliveries.count(source.name(), url, Forwarding.DEAD, EventCounts.COUNT_LIMIT),
-                since != null, since == null ? null : since.toString());
+                since != null, since == null ? null : since.toString(),
+                source.destination().pace().limited() ? source.destination().pace().perSecond() : null,
+                source.destination().pace().concurrency() > 0 ? source.destination().pace().concurrency() : null);
     }
 
     @JsonbPropertyOrder({"destinations", "countLimit"})
@@ -119,10 +121,12 @@ public class DestinationsResource {
 
     /**
      * {@code breaker}, {@code pending}, {@code dead} and {@code paused} are absent for a JMS destination; while
-     * {@code paused} (since {@code pausedAt}), {@code pending} counts what it holds.
+     * {@code paused} (since {@code pausedAt}), {@code pending} counts what it holds. {@code ratePerSecond} and
+     * {@code concurrency} are its own pace, absent when it has none.
      */
-    @JsonbPropertyOrder({"source", "kind", "target", "breaker", "pending", "dead", "paused", "pausedAt"})
+    @JsonbPropertyOrder({"source", "kind", "target", "breaker", "pending", "dead", "paused", "pausedAt",
+            "ratePerSecond", "concurrency"})
     public record View(String source, String kind, String target, String breaker, Long pending, Long dead,
-                       Boolean paused, String pausedAt) {
+                       Boolean paused, String pausedAt, Double ratePerSecond, Integer concurrency) {
     }
 }

@@ -117,7 +117,7 @@ class OperatorApiIT extends DeployedHookstile {
         assertEquals(200, response.statusCode(), response.body());
         assertEquals("application/json", response.headers().firstValue("Content-Type").orElse(""));
         Map<String, JsonObject> sources = sources(response);
-        assertEquals(List.of("bo", "fwd", "fwddown", "fwdhold", "fwdkey", "fwdlive", "fx", "gh", "ghbodies", "ghbody", "ghkept", "ghshown", "inhouse",
+        assertEquals(List.of("bo", "fwd", "fwddown", "fwdhold", "fwdkey", "fwdlive", "fwdpace", "fx", "gh", "ghbodies", "ghbody", "ghkept", "ghshown", "inhouse",
                         "it", "ord", "pay", "quiet", "shop", "slack", "svix", "swkeys", "tw", "wa"),
                 sources.keySet().stream().sorted().toList(), "every source configured for the tests (ItSources)");
         assertEquals(List.of("/customer", "/order/id"), sources.get("it").getJsonArray("searchKeys")

@@ -51,6 +51,8 @@ class OutboxIT extends DeployedHookstile {
     private static final Map<String, List<Received>> received = new ConcurrentHashMap<>();
     /** Every forwarding's key in the order it arrived. */
     private static final List<String> arrivals = new CopyOnWriteArrayList<>();
+    /** When each forwarding arrived, by key, in nanoseconds of this JVM's clock. */
+    private static final Map<String, Long> arrivedAt = new ConcurrentHashMap<>();
     /** {@code fixable-} ids the receiver accepts from now on (it refuses them with 400 until then). */
     private static final Set<String> fixed = ConcurrentHashMap.newKeySet();
     /** What handlers of the source {@code fx} posted through the Outbox API, by Idempotency-Key. */
@@ -96,6 +98,7 @@ class OutboxIT extends DeployedHookstile {
         List<Received> copies = received.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>());
         copies.add(new Received(Map.copyOf(exchange.getRequestHeaders()), body));
         arrivals.add(key);
+        arrivedAt.putIfAbsent(key, System.nanoTime());
         String eventId = key.substring(key.indexOf(':') + 1);
         int status = eventId.startsWith("bad-") || eventId.startsWith("fixable-") && !fixed.contains(eventId) ? 400
                 : eventId.startsWith("flaky-") && copies.size() == 1 ? 503 : 200;
@@ -202,6 +205,34 @@ class OutboxIT extends DeployedHookstile {
         assertEquals(404, unknown.statusCode(), unknown.body());
     }
 
+    @Test
+    void aPacedDestinationNeverGetsMoreThanItsBucketAllowsOneSecondOfBurstThenTwentyASecond() {
+        var keys = new ArrayList<String>();
+        for (int i = 0; i < 60; i++) {
+            String id = "paced-" + i + "-" + UUID.randomUUID();
+            keys.add("fwdpace:" + id);
+            assertEquals(202, webhooks.send(webhooks.standard("fwdpace", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+        }
+        for (String key : keys) {
+            await(key, 1);
+        }
+
+        List<Long> times = keys.stream().map(arrivedAt::get).sorted().toList();
+        for (int i = 0; i < times.size(); i++) {
+            for (int j = i; j < times.size(); j++) {
+                double seconds = (times.get(j) - times.get(i)) / 1e9;
+                // A token bucket of 20, refilled at 20 a second: any stretch of time holds at most that many.
+                assertTrue(j - i + 1 <= 20 + 20 * seconds + 1, (j - i + 1) + " forwardings arrived within "
+                        + seconds + " s");
+            }
+        }
+        JsonObject listed = operatorJson("api/destinations", 200).getJsonArray("destinations")
+                .getValuesAs(JsonObject.class).stream().filter(d -> d.getString("source").equals("fwdpace")).findFirst()
+                .orElseThrow();
+        assertEquals(20.0, listed.getJsonNumber("ratePerSecond").doubleValue());
+        assertEquals(2, listed.getInt("concurrency"));
+    }
+
     private JsonObject destination(String source, String action) {
         HttpResponse<String> answer = webhooks.send(webhooks.operator("api/destinations/" + source + "/" + action)
                 .POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
@@ -295,8 +326,13 @@ class OutboxIT extends DeployedHookstile {
             assertEquals(202, webhooks.send(webhooks.standard("fwddown", id, "{\"type\":\"invoice.paid\"}")).statusCode());
         }
 
-        // Without the breaker: eight requests at once, then each again after 2, 4 and 8 s (at least 24).
-        Webhooks.sleep(Duration.ofSeconds(12));
+        // Without the breaker: eight requests at once, then each again after 2, 4 and 8 s (at least 24). With it, five
+        // failures in a row (however the eight were processed into turns), then nothing while it is open (30 s).
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (requestsToDown.get() < 5 && System.nanoTime() < deadline) {
+            Webhooks.sleep(Duration.ofMillis(100));
+        }
+        Webhooks.sleep(Duration.ofSeconds(4));
         assertEquals(5, requestsToDown.get(), "five failures in a row, then no request while the breaker is open");
 
         List<JsonObject> pending = operatorJson("api/deliveries?source=fwddown&limit=500", 200)
