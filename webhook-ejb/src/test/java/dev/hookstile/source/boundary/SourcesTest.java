@@ -36,6 +36,16 @@ class SourcesTest {
         return assertThrows(SourceConfigurationException.class, () -> sources(values));
     }
 
+    /** A stripe source {@code pay} forwarding to an HTTP destination with a secret: what each destination setting adds to. */
+    private static Map<String, String> forwardingPay() {
+        return Map.of(
+                "hookstile.sources", "pay",
+                "hookstile.sources.pay.provider", "stripe",
+                "hookstile.sources.pay.secrets", "whsec_abc",
+                "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
+                "hookstile.sources.pay.destination-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+    }
+
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
@@ -205,12 +215,7 @@ class SourcesTest {
 
     @Test
     void aDestinationFilterIsAJsonFragmentOrTheStartIsRefusedNamingIt() {
-        var base = Map.of(
-                "hookstile.sources", "pay",
-                "hookstile.sources.pay.provider", "stripe",
-                "hookstile.sources.pay.secrets", "whsec_abc",
-                "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
-                "hookstile.sources.pay.destination-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+        var base = forwardingPay();
         var filtered = new java.util.HashMap<>(base);
         filtered.put("hookstile.sources.pay.destination-filter", "{\"data\":{\"object\":{\"livemode\":true}}}");
         var destination = sources(filtered).find("pay").orElseThrow().destination();
@@ -235,12 +240,7 @@ class SourcesTest {
 
     @Test
     void aDestinationsPaceIsARatePerUnitAndAConcurrencyOrTheStartIsRefusedNamingIt() {
-        var base = Map.of(
-                "hookstile.sources", "pay",
-                "hookstile.sources.pay.provider", "stripe",
-                "hookstile.sources.pay.secrets", "whsec_abc",
-                "hookstile.sources.pay.destination-url", "https://backoffice.example.com/hooks",
-                "hookstile.sources.pay.destination-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+        var base = forwardingPay();
         assertFalse(sources(base).find("pay").orElseThrow().destination().pace().limited(), "no limit unless set");
         for (var rate : Map.of("50/s", 50.0, "1000/min", 1000 / 60.0, " 3600/h ", 1.0).entrySet()) {
             var paced = new java.util.HashMap<>(base);
