@@ -28,10 +28,15 @@ import java.util.Objects;
  * @param olderThanLastProcessed whether an event acknowledged later with the same key was processed already (a
  *                   replay of an old event, a dead event replayed after newer ones): a handler that keeps the latest
  *                   state per key can skip it. Always {@code false} without an order key
+ * @param traceParent the W3C {@code traceparent} of this try (version {@code 00}, 55 characters): a handler that
+ *                   calls other services passes it on in their {@code traceparent} header (or makes it the parent of
+ *                   its own spans), and its calls join the sender's trace. It continues the delivery's own
+ *                   {@code traceparent}, or a trace Hookstile started; {@code null} only for an event made outside
+ *                   Hookstile's processing (a test's)
  */
 public record WebhookEvent(String source, String provider, String eventId, String type, Instant receivedAt,
                            int attempt, Map<String, String> headers, byte[] payload, String orderKey,
-                           boolean olderThanLastProcessed) {
+                           boolean olderThanLastProcessed, String traceParent) {
 
     public WebhookEvent {
         Objects.requireNonNull(source, "source");
@@ -46,24 +51,39 @@ public record WebhookEvent(String source, String provider, String eventId, Strin
         }
     }
 
+    /** An event with no trace context. */
+    public WebhookEvent(String source, String provider, String eventId, String type, Instant receivedAt,
+                        int attempt, Map<String, String> headers, byte[] payload, String orderKey,
+                        boolean olderThanLastProcessed) {
+        this(source, provider, eventId, type, receivedAt, attempt, headers, payload, orderKey, olderThanLastProcessed,
+                null);
+    }
+
     /** An event of a source that orders nothing. */
     public WebhookEvent(String source, String provider, String eventId, String type, Instant receivedAt,
                         int attempt, Map<String, String> headers, byte[] payload) {
-        this(source, provider, eventId, type, receivedAt, attempt, headers, payload, null, false);
+        this(source, provider, eventId, type, receivedAt, attempt, headers, payload, null, false, null);
     }
 
     /** The same event as seen by another attempt. */
     public WebhookEvent withAttempt(int attempt) {
         return attempt == this.attempt ? this
                 : new WebhookEvent(source, provider, eventId, type, receivedAt, attempt, headers, payload, orderKey,
-                olderThanLastProcessed);
+                olderThanLastProcessed, traceParent);
     }
 
     /** The same event, told whether a later event with its order key was processed before it. */
     public WebhookEvent withOlderThanLastProcessed(boolean older) {
         return older == olderThanLastProcessed ? this
                 : new WebhookEvent(source, provider, eventId, type, receivedAt, attempt, headers, payload, orderKey,
-                older);
+                older, traceParent);
+    }
+
+    /** The same event, under this trace context. */
+    public WebhookEvent withTraceParent(String context) {
+        return Objects.equals(context, traceParent) ? this
+                : new WebhookEvent(source, provider, eventId, type, receivedAt, attempt, headers, payload, orderKey,
+                olderThanLastProcessed, context);
     }
 
     /** The payload decoded as UTF-8, for handlers of JSON or form bodies. */

@@ -31,6 +31,9 @@ public final class WebhookEvents {
     private byte[] payload = "{}".getBytes(StandardCharsets.UTF_8);
     private String orderKey;
     private boolean olderThanLastProcessed;
+    // As Hookstile gives every try one: a new trace, sampled.
+    private String traceParent = "00-" + UUID.randomUUID().toString().replace("-", "") + "-"
+            + UUID.randomUUID().toString().replace("-", "").substring(0, 16) + "-01";
 
     private WebhookEvents(String provider, String type) {
         this.provider = Objects.requireNonNull(provider, "provider");
@@ -110,8 +113,14 @@ public final class WebhookEvents {
         return this;
     }
 
+    /** The try's W3C {@code traceparent} ({@code event.traceParent()}); a new trace unless set. */
+    public WebhookEvents traceParent(String value) {
+        this.traceParent = value;
+        return this;
+    }
+
     public WebhookEvent build() {
         return new WebhookEvent(source, provider, eventId, type, receivedAt, attempt, headers, payload, orderKey,
-                olderThanLastProcessed);
+                olderThanLastProcessed, traceParent);
     }
 }

@@ -26,6 +26,16 @@ class WebhookEventsTest {
     }
 
     @Test
+    void everyEventHasATraceContextAsHookstileGivesOneAndATestMaySetIt() {
+        var traced = WebhookEvents.stripe("invoice.paid").build();
+        var given = WebhookEvents.stripe("invoice.paid")
+                .traceParent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").build();
+
+        assertTrue(traced.traceParent().matches("00-[0-9a-f]{32}-[0-9a-f]{16}-01"), traced.traceParent());
+        assertEquals("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", given.traceParent());
+    }
+
+    @Test
     void everyEventGetsAnIdOfItsOwn() {
         assertNotEquals(WebhookEvents.github("push").build().eventId(), WebhookEvents.github("push").build().eventId());
     }

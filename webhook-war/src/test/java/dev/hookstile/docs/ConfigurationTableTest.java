@@ -41,7 +41,10 @@ class ConfigurationTableTest {
                     collect(VARIABLE.matcher(source), 0, names);
                     Matcher property = PROPERTY.matcher(source);
                     while (property.find()) {
-                        if (!queues.contains(property.group(1))) {
+                        // A span's attribute is named like a property and is not a setting.
+                        String before = source.substring(Math.max(0, property.start() - 16), property.start());
+                        boolean attribute = before.endsWith("setAttribute(") || before.endsWith(".set(");
+                        if (!queues.contains(property.group(1)) && !attribute) {
                             names.add(property.group(1).toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"));
                         }
                     }

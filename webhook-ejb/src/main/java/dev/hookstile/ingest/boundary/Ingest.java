@@ -14,6 +14,9 @@ import dev.hookstile.queue.boundary.EventQueue;
 import dev.hookstile.queue.boundary.HandOffFailure;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
+import dev.hookstile.trace.TraceParent;
+import dev.hookstile.trace.TraceSpan;
+import dev.hookstile.trace.boundary.Tracing;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -48,6 +51,9 @@ public class Ingest {
     @Inject
     BodyLimits limits;
 
+    @Inject
+    Tracing tracing;
+
     /** Events this instance remembers having queued, answered {@code duplicate} without the database. */
     @Inject
     @ConfigProperty(name = "hookstile.ingest.recent-events", defaultValue = "100000")
@@ -72,6 +78,25 @@ public class Ingest {
 
     public Receipt receive(String sourceName, Delivery.Headers headers, String url, long declaredLength,
                            InputStream body) throws RejectedDelivery, HandOffFailure {
+        TraceSpan span = tracing.receive(headers.get(TraceParent.HEADER), sourceName);
+        try {
+            Receipt receipt = receive(sourceName, headers, url, declaredLength, body, span);
+            span.set("hookstile.outcome", receipt.answer() != null ? "answered"
+                    : receipt.duplicate() ? Receipt.DUPLICATE : Receipt.ACCEPTED);
+            return receipt;
+        } catch (RejectedDelivery refused) {
+            span.failed(refused.reason().slug());
+            throw refused;
+        } catch (HandOffFailure | RuntimeException failed) {
+            span.failed("hand-off failed");
+            throw failed;
+        } finally {
+            span.end();
+        }
+    }
+
+    private Receipt receive(String sourceName, Delivery.Headers headers, String url, long declaredLength,
+                            InputStream body, TraceSpan span) throws RejectedDelivery, HandOffFailure {
         int maxBodyBytes = limits.maxBytes();
         RequestBody.Deadline deadline = RequestBody.Deadline.in(limits.timeoutSeconds());
         RequestBody.checkDeclaredLength(declaredLength, maxBodyBytes);
@@ -79,7 +104,7 @@ public class Ingest {
         BodyBudget budget = limits.budget();
         byte[] payload = RequestBody.read(body, declaredLength, maxBodyBytes, deadline, budget);
         try {
-            return accept(source, headers, url, payload);
+            return accept(source, headers, url, payload, span);
         } catch (RejectedDelivery refused) {
             throw refused.withBody(payload);
         } finally {
@@ -88,7 +113,7 @@ public class Ingest {
         }
     }
 
-    private Receipt accept(Source source, Delivery.Headers headers, String url, byte[] payload)
+    private Receipt accept(Source source, Delivery.Headers headers, String url, byte[] payload, TraceSpan span)
             throws RejectedDelivery, HandOffFailure {
         Instant receivedAt = clock.instant();
         VerifiedDelivery verified = source.provider().verify(new Delivery(headers, payload, receivedAt, url), source);
@@ -103,7 +128,7 @@ public class Ingest {
             requireValidEventId(event.id());
             requireValidEventType(event.type());
         }
-        Receipt receipt = new Receipt(source.name(), handOff(source, verified, payload, receivedAt), null);
+        Receipt receipt = new Receipt(source.name(), handOff(source, verified, payload, receivedAt, span), null);
         metrics.received(receipt);
         return receipt;
     }
@@ -115,11 +140,12 @@ public class Ingest {
      * whole delivery, and events already queued are deduplicated by their claim.
      */
     private List<Receipt.Outcome> handOff(Source source, VerifiedDelivery verified, byte[] payload,
-                                          Instant receivedAt) throws HandOffFailure {
+                                          Instant receivedAt, TraceSpan received) throws HandOffFailure {
         List<EventIdentity> events = verified.events();
         var admissions = new ArrayList<AcceptedEvents.Admission>(events.size());
         var outgoing = new ArrayList<EventMessage.Outgoing>(events.size());
         String headersJson = null;
+        TraceSpan span = null;
         String orderKey = source.orderKeyOf(payload);
         var ids = events.size() > 1 ? new HashSet<String>() : null;
         for (EventIdentity event : events) {
@@ -131,9 +157,10 @@ public class Ingest {
             if (admission instanceof AcceptedEvents.First) {
                 if (headersJson == null) {
                     headersJson = EventMessage.headersJson(verified.headers());
+                    span = tracing.handOff(received, source.name());
                 }
                 outgoing.add(new EventMessage.Outgoing(source.name(), source.provider().name(), event.id(),
-                        event.type(), orderKey, receivedAt, headersJson, payload, ids != null));
+                        event.type(), orderKey, receivedAt, headersJson, payload, ids != null, span.traceParent()));
             }
         }
         List<EventQueue.Result> results = List.of();
@@ -142,6 +169,10 @@ public class Ingest {
                 results = queue.handOff(outgoing);
             }
         } finally {
+            if (span != null) {
+                span.set("messaging.batch.message_count", outgoing.size());
+                (results.isEmpty() ? span.failed("not stored by the broker") : span).end();
+            }
             // Stored when the hand-off answered at all (queued, or recorded before); otherwise the next copy of
             // each event sends itself.
             for (AcceptedEvents.Admission admission : admissions) {

@@ -44,7 +44,8 @@ public class ForwardingSchedule implements dev.hookstile.api.Outbox {
 
     public void schedule(WebhookEvent event, Destination destination, Instant now) {
         Timestamp at = Timestamp.from(now);
-        insert(OutboxStatements.SCHEDULE, event.source(), event.eventId(), destination.url().toString(), at, at);
+        insert(OutboxStatements.SCHEDULE, event.source(), event.eventId(), destination.url().toString(), at, at,
+                event.traceParent());
     }
 
     /**
@@ -113,7 +114,7 @@ public class ForwardingSchedule implements dev.hookstile.api.Outbox {
         }
         Timestamp at = Timestamp.from(Instant.now());
         insert(OutboxStatements.SCHEDULE_EFFECT, effects.event.source(), effects.event.eventId(), url.toString(), at, at,
-                ++effects.count, contentType, body);
+                ++effects.count, contentType, body, effects.event.traceParent());
     }
 
     private int insert(String sql, Object... parameters) {

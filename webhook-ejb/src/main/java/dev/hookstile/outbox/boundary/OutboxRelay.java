@@ -10,6 +10,8 @@ import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.Destination;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
+import dev.hookstile.trace.TraceSpan;
+import dev.hookstile.trace.boundary.Tracing;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -58,6 +60,9 @@ public class OutboxRelay {
     static final int BATCH = 50;
     static final Duration MAX_BACKOFF = Duration.ofMinutes(10);
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class.getName());
+
+    @Inject
+    Tracing tracing;
 
     @Inject
     @ConfigProperty(name = "hookstile.outbox.interval-ms", defaultValue = "1000")
@@ -265,9 +270,25 @@ public class OutboxRelay {
                     OptionalLong.of(Duration.between(now, open).toSeconds() + 1)));
             return null;
         }
-        return entry.effect() > 0 ? forwarding.sendEffect(entry)
-                : notification ? forwarding.sendNotification(destination, entry, now)
-                : forwarding.send(destination, entry, now);
+        if (notification) {
+            return forwarding.sendNotification(destination, entry, now);
+        }
+        TraceSpan span = tracing.forwarding(entry.traceParent(), entry.source(), entry.eventId(),
+                entry.destination());
+        CompletableFuture<HttpForwarding.Result> result = entry.effect() > 0
+                ? forwarding.sendEffect(entry, span.traceParent())
+                : forwarding.send(destination, entry, now, span.traceParent());
+        return span.span() == null ? result : result.whenComplete((answer, thrown) -> {
+            span.set("hookstile.attempt", entry.attempts() + 1L);
+            String failure = thrown != null ? "could not be sent"
+                    : answer instanceof HttpForwarding.Transient t ? t.reason()
+                    : answer instanceof HttpForwarding.Permanent p ? p.reason()
+                    : answer instanceof HttpForwarding.Unsendable u ? u.reason() : null;
+            if (failure != null) {
+                span.failed(failure);
+            }
+            span.end();
+        });
     }
 
     /** The notifications' endpoint if it is still this URL. */
@@ -325,7 +346,7 @@ public class OutboxRelay {
     /** The entry's event, and its attempt at the destination (not the event's processing attempt). */
     private static LogFields fields(OutboxEntries.Due entry) {
         return LogFields.event(entry.source(), entry.eventId(), entry.attempts() + 1)
-                .and("destination", Redacted.endpoint(entry.destination()));
+                .and("destination", Redacted.endpoint(entry.destination())).trace(entry.traceParent());
     }
 
     private static String describe(OutboxEntries.Due entry) {

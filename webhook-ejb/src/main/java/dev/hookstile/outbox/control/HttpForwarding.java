@@ -3,6 +3,7 @@ package dev.hookstile.outbox.control;
 import dev.hookstile.platform.Redacted;
 import dev.hookstile.platform.boundary.OwnThreads;
 import dev.hookstile.source.Destination;
+import dev.hookstile.trace.TraceParent;
 import dev.hookstile.source.Ed25519;
 
 import javax.crypto.Mac;
@@ -89,12 +90,13 @@ public final class HttpForwarding implements AutoCloseable {
     }
 
     /** Forwards the event; never throws: an entry no request can be made of is {@link Unsendable}. */
-    public CompletableFuture<Result> send(Destination destination, OutboxEntries.Due entry, Instant now) {
+    public CompletableFuture<Result> send(Destination destination, OutboxEntries.Due entry, Instant now,
+                                          String traceParent) {
         HttpRequest request;
         try {
             String id = entry.source() + ":" + entry.eventId();
             String timestamp = String.valueOf(now.getEpochSecond());
-            request = HttpRequest.newBuilder(destination.url())
+            request = traced(HttpRequest.newBuilder(destination.url()), traceParent)
                     .timeout(TIMEOUT)
                     .header("Content-Type", "application/json")
                     .header("Idempotency-Key", id)
@@ -140,10 +142,10 @@ public final class HttpForwarding implements AutoCloseable {
      * {@code Idempotency-Key: <source>:<eventId>:effect-<n>}, the same on every retry. Never throws, as
      * {@link #send}.
      */
-    public CompletableFuture<Result> sendEffect(OutboxEntries.Due entry) {
+    public CompletableFuture<Result> sendEffect(OutboxEntries.Due entry, String traceParent) {
         HttpRequest request;
         try {
-            request = HttpRequest.newBuilder(URI.create(entry.destination()))
+            request = traced(HttpRequest.newBuilder(URI.create(entry.destination())), traceParent)
                     .timeout(TIMEOUT)
                     .header("Content-Type", entry.contentType())
                     .header("Idempotency-Key", entry.source() + ":" + entry.eventId() + ":effect-" + entry.effect())
@@ -155,6 +157,11 @@ public final class HttpForwarding implements AutoCloseable {
             return unsendable(e);
         }
         return exchange(request);
+    }
+
+    /** The request continues this trace ({@code traceparent}); none for {@code null}. */
+    private static HttpRequest.Builder traced(HttpRequest.Builder request, String traceParent) {
+        return traceParent == null ? request : request.header(TraceParent.HEADER, traceParent);
     }
 
     /**

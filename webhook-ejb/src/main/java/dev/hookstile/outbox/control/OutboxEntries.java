@@ -37,9 +37,11 @@ public class OutboxEntries {
      * @param effect      0 for the source's forwarding, n for a handler's n-th effect of the event
      * @param contentType an effect's {@code Content-Type}; {@code null} for a forwarding
      * @param payload     the event's body for a forwarding, the effect's own for an effect
+     * @param traceParent the context of the try that scheduled it; {@code null} for a notification, or a row
+     *                    written before the outbox kept it
      */
     public record Due(long id, String source, String eventId, String destination, int attempts, String type,
-                      byte[] payload, int effect, String contentType) {
+                      byte[] payload, int effect, String contentType, String traceParent) {
     }
 
     /** How far a held forwarding's next attempt is set: never reached, the release sets it back. */
@@ -111,7 +113,7 @@ public class OutboxEntries {
                     while (rows.next()) {
                         due.add(new Due(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getString(4),
                                 rows.getInt(5), rows.getString(6), rows.getBytes(7), rows.getInt(8),
-                                rows.getString(9)));
+                                rows.getString(9), rows.getString(10)));
                     }
                 }
             }

@@ -13,8 +13,9 @@ public final class OutboxStatements {
 
     /** Scheduled in the processing transaction; a second try or a replay of the event schedules nothing more. */
     public static final String SCHEDULE = """
-            INSERT INTO outbox (source, event_id, destination, status, attempts, next_attempt_at, created_at)
-            VALUES (?, ?, ?, 'pending', 0, ?, ?)
+            INSERT INTO outbox (source, event_id, destination, status, attempts, next_attempt_at, created_at,
+                                trace_parent)
+            VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)
             ON CONFLICT DO NOTHING""";
     /**
      * Not forwarded: the destination takes the event's type but its filter not the body. Written once, in the
@@ -29,8 +30,8 @@ public final class OutboxStatements {
     /** A handler's n-th effect of an event, with its own body; a replay's run of the handler adds nothing twice. */
     public static final String SCHEDULE_EFFECT = """
             INSERT INTO outbox (source, event_id, destination, status, attempts, next_attempt_at, created_at, effect,
-                                content_type, body)
-            VALUES (?, ?, ?, 'pending', 0, ?, ?, ?, ?, ?)
+                                content_type, body, trace_parent)
+            VALUES (?, ?, ?, 'pending', 0, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING""";
     /**
      * The source of the rows that notify the operator's endpoint ({@code HOOKSTILE_NOTIFY_URL}): not a name a source
@@ -54,7 +55,7 @@ public final class OutboxStatements {
     public static final String DUE = """
             SELECT o.id, o.source, o.event_id, o.destination, o.attempts, e.type, COALESCE(o.body, e.payload,
                        (SELECT b.body FROM event_body b WHERE b.digest = e.body_digest)),
-                   o.effect, o.content_type
+                   o.effect, o.content_type, o.trace_parent
             FROM outbox o LEFT JOIN received_event e ON e.source = o.source AND e.event_id = o.event_id
             WHERE o.status = 'pending' AND o.next_attempt_at <= ?
               AND (e.source IS NOT NULL OR (o.source = '""" + NOTIFICATIONS + """

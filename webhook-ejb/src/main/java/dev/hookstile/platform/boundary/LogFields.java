@@ -27,6 +27,8 @@ public final class LogFields {
     public static final String SOURCE = "source";
     public static final String EVENT_ID = "eventId";
     public static final String ATTEMPT = "attempt";
+    /** The W3C trace id of the event's trace: the same in a tracing tool, and in the plain format's message. */
+    public static final String TRACE_ID = "traceId";
 
     private final Map<String, Object> fields = new LinkedHashMap<>(8);
 
@@ -38,9 +40,14 @@ public final class LogFields {
         return new LogFields().and(SOURCE, source).and(EVENT_ID, eventId).and(ATTEMPT, attempt);
     }
 
-    /** The fields of a line about this event, at its attempt. */
+    /** The fields of a line about this event, at its attempt, with its trace. */
     public static LogFields event(WebhookEvent event) {
-        return event(event.source(), event.eventId(), event.attempt());
+        return event(event.source(), event.eventId(), event.attempt()).trace(event.traceParent());
+    }
+
+    /** The trace of this W3C {@code traceparent} (version 00, as Hookstile writes it); nothing for {@code null}. */
+    public LogFields trace(String traceParent) {
+        return traceParent == null || traceParent.length() < 35 ? this : and(TRACE_ID, traceParent.substring(3, 35));
     }
 
     /** A line's first field. */
@@ -70,7 +77,9 @@ public final class LogFields {
         if (!logger.isLoggable(level)) {
             return;
         }
-        LogRecord record = new LogRecord(level, message.get());
+        Object trace = fields.get(TRACE_ID);
+        // The plain format prints no fields: the trace id, 32 hex digits, ends its message.
+        LogRecord record = new LogRecord(level, trace == null ? message.get() : message.get() + " [trace " + trace + "]");
         record.setLoggerName(logger.getName());
         // Named after the class, as Hookstile's loggers are: otherwise the record would infer this class as its source.
         record.setSourceClassName(logger.getName());

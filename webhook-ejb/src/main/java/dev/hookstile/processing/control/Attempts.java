@@ -3,12 +3,14 @@ package dev.hookstile.processing.control;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.boundary.EventRecorder;
 import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.trace.TraceSpan;
 import dev.hookstile.source.BackOfficeDestination;
 import dev.hookstile.source.Destination;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -35,6 +37,9 @@ public final class Attempts {
     private long tryNanos;
     private Boolean bodyMatches;
     private int lastAttempt;
+    /** The try under way, as a step of the event's trace. */
+    private TraceSpan trySpan;
+    private int tryAttempt;
 
     /**
      * @param bodyDigest  the digest its body is stored under, shared with the other events of its delivery;
@@ -175,6 +180,39 @@ public final class Attempts {
                     failure.summary(), failure.at(), failure.durationMillis()));
         }
         return lines;
+    }
+
+    /** A try begins, under this step of the event's trace. */
+    void tryStarted(TraceSpan span) {
+        trySpan = span;
+        tryAttempt = 0;
+    }
+
+    /** The event as the try's handlers see it: under the try's trace context, at this attempt number. */
+    WebhookEvent traced(WebhookEvent claimed) {
+        tryAttempt = claimed.attempt();
+        return trySpan == null ? claimed : claimed.withTraceParent(trySpan.traceParent());
+    }
+
+    /** The try under way, or the last one; {@code null} before the first. */
+    TraceSpan trySpan() {
+        return trySpan;
+    }
+
+    /** The try ended: {@code failure} {@code null} when it committed. */
+    void tryEnded(Failure failure) {
+        if (trySpan == null) {
+            return;
+        }
+        if (tryAttempt > 0) {
+            trySpan.set("hookstile.attempt", tryAttempt);
+        }
+        if (failure != null) {
+            trySpan.set("hookstile.failure", failure.kind().column()).failed(failure.summary());
+        } else if (succeeded != null) {
+            trySpan.set("hookstile.outcome", succeeded.name().toLowerCase(Locale.ROOT));
+        }
+        trySpan.end();
     }
 
     /** The attempt number the delivery's last failure was recorded as. */

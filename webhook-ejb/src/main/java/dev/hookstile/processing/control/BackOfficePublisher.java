@@ -2,6 +2,7 @@ package dev.hookstile.processing.control;
 
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.source.BackOfficeDestination;
+import dev.hookstile.trace.TraceParent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.Connection;
@@ -22,7 +23,8 @@ import java.nio.charset.StandardCharsets;
  * factory is XA, so the message is sent exactly when the try commits (a try that rolls back, or a crash before the
  * commit, sends nothing; the next try sends it once). Persistent; the body as a {@code TextMessage} when it is UTF-8
  * (JSON and form bodies are), otherwise as a {@code BytesMessage}; properties {@code source}, {@code eventId},
- * {@code type}, {@code provider}.
+ * {@code type}, {@code provider} and {@code traceparent} (the try's W3C trace context, so a consumer continues the
+ * trace).
  */
 @ApplicationScoped
 class BackOfficePublisher {
@@ -49,6 +51,9 @@ class BackOfficePublisher {
             message.setStringProperty("eventId", event.eventId());
             message.setStringProperty("type", event.type());
             message.setStringProperty("provider", event.provider());
+            if (event.traceParent() != null) {
+                message.setStringProperty(TraceParent.HEADER, event.traceParent());
+            }
             try (MessageProducer producer = session.createProducer(destination)) {
                 producer.setDeliveryMode(DeliveryMode.PERSISTENT);
                 producer.send(message);

@@ -7,6 +7,7 @@ import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.queue.boundary.EventMessage;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
+import dev.hookstile.trace.boundary.Tracing;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -50,6 +51,9 @@ public class EventProcessor {
     @Inject
     ProcessingMetrics processingMetrics;
 
+    @Inject
+    Tracing tracing;
+
     /** The broker's redelivery limit, -1 for none (the consumer's activation config reads the same variable). */
     @Inject
     @ConfigProperty(name = "HOOKSTILE_PROCESSING_MAX_REDELIVERIES", defaultValue = "-1")
@@ -84,8 +88,12 @@ public class EventProcessor {
         }
         int deliveryCount = events.get(0).deliveryCount();
         if (group.size() > 1) {
+            for (Attempts attempts : group) {
+                attempts.tryStarted(tracing.tryOf(attempts.event()));
+            }
             try {
                 tries.run(group, clock.instant());
+                group.forEach(attempts -> attempts.tryEnded(null));
                 // Committed together: each counted by how its share of the try ended.
                 Instant now = clock.instant();
                 for (Attempts attempts : group) {
@@ -97,6 +105,9 @@ public class EventProcessor {
             } catch (TryFailed | RuntimeException e) {
                 // Rolled back whole: every event gets a try of its own, from scratch, which finds the failing one
                 // and records it.
+                Failure failure = new Failure(Failure.Kind.TRANSIENT, "the try of " + events.size()
+                        + " events together failed; each is tried alone", clock.instant());
+                group.forEach(attempts -> attempts.tryEnded(failure));
                 LOG.log(Level.FINE, e, () -> "A try of " + events.size() + " events together failed; trying each alone");
                 group.clear();
                 for (EventMessage.Received received : events) {
@@ -193,7 +204,8 @@ public class EventProcessor {
     /** The fields of a line about this event, at the attempt its failure was recorded as when known. */
     private static LogFields fields(Attempts attempts) {
         WebhookEvent event = attempts.event();
-        return LogFields.event(event.source(), event.eventId(), attempt(attempts));
+        return LogFields.event(event.source(), event.eventId(), attempt(attempts))
+                .trace(attempts.trySpan() != null ? attempts.trySpan().traceParent() : event.traceParent());
     }
 
     private static int attempt(Attempts attempts) {

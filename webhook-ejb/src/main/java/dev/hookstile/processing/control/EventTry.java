@@ -118,7 +118,7 @@ public class EventTry {
             int tryIndex = attempts.tryIndex();
             if (isNew[i]) {
                 attempts.claimed(0, 0);
-                claimed.put(attempts, attempts.event().withAttempt(tryIndex));
+                claimed.put(attempts, attempts.traced(attempts.event().withAttempt(tryIndex)));
                 continue;
             }
             // A redelivered message's events are mostly finished already: their claims answer 0, and so does this.
@@ -127,7 +127,7 @@ public class EventTry {
             if (reclaimed.isPresent()) {
                 int attempt = reclaimed.get().attempts();
                 attempts.claimed(attempt - tryIndex, reclaimed.get().replayBase());
-                claimed.put(attempts, attempts.event().withAttempt(attempt));
+                claimed.put(attempts, attempts.traced(attempts.event().withAttempt(attempt)));
             }
         }
         List<EventRecorder.KeyValue> keys = List.of();

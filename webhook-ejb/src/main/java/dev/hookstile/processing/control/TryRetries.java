@@ -1,6 +1,7 @@
 package dev.hookstile.processing.control;
 
 import dev.hookstile.source.Source;
+import dev.hookstile.trace.boundary.Tracing;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.faulttolerance.Retry;
@@ -51,6 +52,9 @@ public class TryRetries {
     @Inject
     FailureClassifier classifier;
 
+    @Inject
+    Tracing tracing;
+
     private final Clock clock = Clock.systemUTC();
 
     @Retry(maxRetries = Source.MAX_RETRIES, delay = 100, jitter = 50, delayUnit = ChronoUnit.MILLIS,
@@ -59,8 +63,10 @@ public class TryRetries {
         // A handler of the previous try may have left this thread interrupted; the next try must not inherit it.
         Thread.interrupted();
         Instant start = clock.instant();
+        attempts.tryStarted(tracing.tryOf(attempts.event()));
         try {
             tries.run(List.of(attempts), start);
+            attempts.tryEnded(null);
             return attempts.succeeded();
         } catch (Throwable thrown) {
             // Errors too (a handler's AssertionError, NoClassDefFoundError): unrecorded, they would loop forever.
@@ -69,6 +75,7 @@ public class TryRetries {
             // a failed try's outcome includes.
             Failure failure = classifier.classify(e).ofTryStartedAt(start);
             attempts.failed(failure);
+            attempts.tryEnded(failure);
             if (attempts.mayRetry()) {
                 throw new RetryableFailure(failure, e);
             }

@@ -25,11 +25,13 @@ import java.util.Map;
  * The queue's message format, the one every reader of the queue shares. Hookstile writes one {@code BytesMessage} per
  * hand-off, carrying one or more events: the int property {@code hookstileBatch} is the format's version
  * ({@value #VERSION}) and {@code hookstileEvents} the number of events; the body holds each event in turn as:
- * {@code source}, {@code provider}, {@code eventId}, {@code eventType}, {@code orderKey} (each {@code writeUTF}; the
- * order key empty for none), {@code receivedAt} (long, epoch milliseconds), the headers (a JSON object, signatures
+ * {@code source}, {@code provider}, {@code eventId}, {@code eventType}, {@code orderKey}, {@code traceparent} (each
+ * {@code writeUTF}; the order key and the trace context empty for none), {@code receivedAt} (long, epoch
+ * milliseconds), the headers (a JSON object, signatures
  * redacted; int length, then UTF-8 bytes) and the raw request body (int length, then the bytes, byte for byte). The
  * events of one delivery that share a body (Meta's batches) carry it once: the first with -2 before the body's length
- * and bytes, each after it -1 in place of them. A message of any other version, or none, is not read: it is recorded
+ * and bytes, each after it -1 in place of them. Version 3, the same without {@code traceparent}, is still read (the
+ * messages an upgrade finds on the queue). A message of any other version, or none, is not read: it is recorded
  * {@code dead} with its bytes ({@code UnreadableMessages}), where an operator sees it.
  *
  * <p>Why several events in one message: the broker's cost is per message (a synced journal write, a dispatch, an
@@ -46,7 +48,9 @@ public final class EventMessage {
     public static final String BATCH = "hookstileBatch";
     /** The number of events in a message. */
     public static final String EVENTS = "hookstileEvents";
-    static final int VERSION = 3;
+    static final int VERSION = 4;
+    /** The version before the trace context, still read. */
+    static final int VERSION_WITHOUT_TRACE = 3;
     /** In place of a body's length: the body of the event before it, which the message carries once. */
     private static final int SAME_BODY = -1;
     /** Before a body's length: the delivery's other events share this body. */
@@ -59,10 +63,18 @@ public final class EventMessage {
 
     /**
      * An event on its way to the queue; {@code orderKey} {@code null} for none; {@code sharedBody} when other events
-     * of its delivery carry the same body (the same array).
+     * of its delivery carry the same body (the same array); {@code traceParent} the context its tries continue,
+     * {@code null} for none.
      */
     public record Outgoing(String source, String provider, String eventId, String type, String orderKey,
-                           Instant receivedAt, String headersJson, byte[] body, boolean sharedBody) {
+                           Instant receivedAt, String headersJson, byte[] body, boolean sharedBody,
+                           String traceParent) {
+
+        /** An event without a trace context. */
+        public Outgoing(String source, String provider, String eventId, String type, String orderKey,
+                        Instant receivedAt, String headersJson, byte[] body, boolean sharedBody) {
+            this(source, provider, eventId, type, orderKey, receivedAt, headersJson, body, sharedBody, null);
+        }
 
         /** An event alone with its body. */
         public Outgoing(String source, String provider, String eventId, String type, String orderKey,
@@ -76,7 +88,8 @@ public final class EventMessage {
          */
         int size(Outgoing previous) {
             return (sharesBodyWith(previous) ? 0 : body.length) + headersJson.length() + eventId.length()
-                    + type.length() + (orderKey == null ? 0 : orderKey.length()) + 64;
+                    + type.length() + (orderKey == null ? 0 : orderKey.length())
+                    + (traceParent == null ? 0 : traceParent.length()) + 64;
         }
 
         boolean sharesBodyWith(Outgoing previous) {
@@ -93,6 +106,7 @@ public final class EventMessage {
             message.writeUTF(event.eventId());
             message.writeUTF(event.type());
             message.writeUTF(event.orderKey() == null ? "" : event.orderKey());
+            message.writeUTF(event.traceParent() == null ? "" : event.traceParent());
             message.writeLong(event.receivedAt().toEpochMilli());
             byte[] headers = event.headersJson().getBytes(StandardCharsets.UTF_8);
             message.writeInt(headers.length);
@@ -134,8 +148,8 @@ public final class EventMessage {
      */
     public static List<Received> receive(Message message) throws JMSException {
         int deliveryCount = deliveryCount(message);
-        if (!message.propertyExists(BATCH) || message.getIntProperty(BATCH) != VERSION
-                || !(message instanceof BytesMessage bytes)) {
+        int version = message.propertyExists(BATCH) ? message.getIntProperty(BATCH) : 0;
+        if ((version != VERSION && version != VERSION_WITHOUT_TRACE) || !(message instanceof BytesMessage bytes)) {
             throw new IllegalArgumentException("not a message of version " + VERSION + ": " + message);
         }
         int count = message.getIntProperty(EVENTS);
@@ -149,6 +163,7 @@ public final class EventMessage {
             String eventId = bytes.readUTF();
             String type = bytes.readUTF();
             String orderKey = bytes.readUTF();
+            String traceParent = version == VERSION ? bytes.readUTF() : "";
             Instant receivedAt = Instant.ofEpochMilli(bytes.readLong());
             String headersJson = new String(readBlock(bytes), StandardCharsets.UTF_8);
             Received previous = events.isEmpty() ? null : events.get(events.size() - 1);
@@ -166,7 +181,8 @@ public final class EventMessage {
                 shared = false;
             }
             events.add(new Received(new WebhookEvent(source, provider, eventId, type, receivedAt, deliveryCount,
-                    parseHeaders(headersJson), payload, orderKey.isEmpty() ? null : orderKey, false), headersJson,
+                    parseHeaders(headersJson), payload, orderKey.isEmpty() ? null : orderKey, false,
+                    traceParent.isEmpty() ? null : traceParent), headersJson,
                     deliveryCount, shared));
         }
         return events;

@@ -5,6 +5,8 @@ import dev.hookstile.events.entity.ReceivedEvent;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.queue.boundary.EventMessage;
 import dev.hookstile.queue.boundary.EventQueue;
+import dev.hookstile.trace.TraceSpan;
+import dev.hookstile.trace.boundary.Tracing;
 import dev.hookstile.queue.boundary.HandOffFailure;
 import dev.hookstile.source.boundary.Sources;
 import dev.hookstile.replay.control.ReplayMetrics;
@@ -70,6 +72,9 @@ public class Replays {
     static final String RECORD_KEY =
             "INSERT INTO replay_request (idempotency_key, source, event_id, created_at) VALUES (?, ?, ?, ?)";
     static final String FORGET_OLD_KEYS = "DELETE FROM replay_request WHERE created_at < ?";
+
+    @Inject
+    Tracing tracing;
 
     @Inject
     EntityManager em;
@@ -197,8 +202,14 @@ public class Replays {
         }
         // The order key as the source defines it now: a replay waits its turn behind the key's queued events.
         String orderKey = sources.find(source).map(s -> s.orderKeyOf(event.getPayload())).orElse(null);
-        queue.resend(new EventMessage.Outgoing(source, event.getProvider(), eventId, event.getType(), orderKey,
-                event.getReceivedAt().toInstant(), event.getHeaders(), event.getPayload()));
+        TraceSpan replay = tracing.replay(source, eventId);
+        try {
+            queue.resend(new EventMessage.Outgoing(source, event.getProvider(), eventId, event.getType(), orderKey,
+                    event.getReceivedAt().toInstant(), event.getHeaders(), event.getPayload(), false,
+                    replay.traceParent()));
+        } finally {
+            replay.end();
+        }
         // Counted once queued for good: a replay whose transaction rolls back queued nothing.
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override

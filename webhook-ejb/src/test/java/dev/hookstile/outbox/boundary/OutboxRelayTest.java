@@ -1,6 +1,7 @@
 package dev.hookstile.outbox.boundary;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.hookstile.trace.boundary.Tracing;
 import dev.hookstile.source.boundary.Sources;
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.MapConfig;
@@ -91,7 +92,7 @@ class OutboxRelayTest {
         String id = "events.dead:gh:permanent:1764072000";
         String body = "{\"type\":\"events.dead\",\"count\":200}";
         var entries = new RecordingEntries(List.of(new OutboxEntries.Due(7, OutboxStatements.NOTIFICATIONS, id, url, 0,
-                null, body.getBytes(StandardCharsets.UTF_8), 0, "application/json")));
+                null, body.getBytes(StandardCharsets.UTF_8), 0, "application/json", null)));
         var relay = relay(entries);
         relay.outbox.notifyTo(new Destination(URI.create(url), secret, List.of()));
 
@@ -115,7 +116,7 @@ class OutboxRelayTest {
         String url = "http://127.0.0.1:" + destination.getAddress().getPort() + "/notify";
         var entries = new RecordingEntries(List.of(new OutboxEntries.Due(8, OutboxStatements.NOTIFICATIONS,
                 "events.dead:gh:permanent:1764072000", url + "/old", 0, null, "{}".getBytes(StandardCharsets.UTF_8),
-                0, "application/json")));
+                0, "application/json", null)));
         var relay = relay(entries);
         relay.outbox.notifyTo(new Destination(URI.create(url), new byte[]{1}, List.of()));
 
@@ -227,7 +228,7 @@ class OutboxRelayTest {
         String url = origin + "/flaky/services/T0000/B0000/XXXXs3cretXXXX";
         byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
         var entries = new RecordingEntries(List.of(new OutboxEntries.Due(9, OutboxStatements.NOTIFICATIONS,
-                "events.dead:gh:permanent:1764072000", url, 0, null, body, 0, "application/json")));
+                "events.dead:gh:permanent:1764072000", url, 0, null, body, 0, "application/json", null)));
         var relay = relay(entries);
         relay.breakerFailures = 1;
         relay.maxAttempts = 1;
@@ -269,6 +270,7 @@ class OutboxRelayTest {
     private static OutboxRelay relay(OutboxEntries entries) {
         var relay = new OutboxRelay();
         relay.entries = entries;
+        relay.tracing = Tracing.through(null);
         relay.schema = new SchemaMigration() {
             @Override
             public boolean migrated() {
@@ -297,7 +299,7 @@ class OutboxRelayTest {
 
     private static OutboxEntries.Due effect(long id, String eventId, String url, String contentType) {
         return new OutboxEntries.Due(id, "shop", eventId, url, 0, "orders/paid",
-                "{}".getBytes(StandardCharsets.UTF_8), 1, contentType);
+                "{}".getBytes(StandardCharsets.UTF_8), 1, contentType, null);
     }
 
     /** The outbox table, as far as the relay sees it: one batch due, and what it records. */

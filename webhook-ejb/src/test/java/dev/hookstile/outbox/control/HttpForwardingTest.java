@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,8 +46,8 @@ class HttpForwardingTest {
         try {
             var entry = new OutboxEntries.Due(1, "shop", "order-1", "http://127.0.0.1:"
                     + destination.getAddress().getPort() + "/hooks", 0, "orders/paid", new byte[]{'{', '}'}, 1,
-                    "application/json");
-            assertInstanceOf(HttpForwarding.Delivered.class, forwarding.sendEffect(entry).join());
+                    "application/json", null);
+            assertInstanceOf(HttpForwarding.Delivered.class, forwarding.sendEffect(entry, null).join());
         } finally {
             destination.stop(0);
         }
@@ -60,6 +61,38 @@ class HttpForwardingTest {
             thread.join(10_000);
             assertFalse(thread.isAlive(), thread.getName() + " still runs after close");
         }
+    }
+
+    @Test
+    void aForwardingAndAnEffectCarryTheTraceOfTheTryThatScheduledThem() throws Exception {
+        var seen = new ConcurrentLinkedQueue<String>();
+        HttpServer destination = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        destination.createContext("/hooks", exchange -> {
+            try (exchange) {
+                exchange.getRequestBody().readAllBytes();
+                seen.add(String.valueOf(exchange.getRequestHeaders().getFirst("traceparent")));
+                exchange.sendResponseHeaders(204, -1);
+            }
+        });
+        destination.start();
+        String url = "http://127.0.0.1:" + destination.getAddress().getPort() + "/hooks";
+        String traced = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        try {
+            var forwarded = new OutboxEntries.Due(1, "shop", "order-1", url, 0, "orders/paid", new byte[]{'{', '}'},
+                    0, null, traced);
+            var effect = new OutboxEntries.Due(2, "shop", "order-1", url, 0, "orders/paid", new byte[]{'{', '}'}, 1,
+                    "application/json", traced);
+            var untraced = new OutboxEntries.Due(3, "shop", "order-2", url, 0, "orders/paid", new byte[]{'{', '}'}, 1,
+                    "application/json", null);
+
+            assertInstanceOf(HttpForwarding.Delivered.class, forwarding.send(new Destination(URI.create(url), SECRET,
+                    List.of()), forwarded, Instant.now(), traced).join());
+            assertInstanceOf(HttpForwarding.Delivered.class, forwarding.sendEffect(effect, traced).join());
+            assertInstanceOf(HttpForwarding.Delivered.class, forwarding.sendEffect(untraced, null).join());
+        } finally {
+            destination.stop(0);
+        }
+        assertEquals(List.of(traced, traced, "null"), List.copyOf(seen));
     }
 
     private static Set<Thread> forwardingThreads() {
@@ -107,15 +140,15 @@ class HttpForwardingTest {
         var lineBreakInTheType = effect("order-1", "application/json\r\nX-Injected: 1");
 
         for (var entry : List.of(euroInTheId, lineBreakInTheType)) {
-            var result = forwarding.sendEffect(entry).join();
+            var result = forwarding.sendEffect(entry, null).join();
 
             var unsendable = assertInstanceOf(HttpForwarding.Unsendable.class, result, entry.eventId());
             assertFalse(unsendable.reason().contains("\r") || unsendable.reason().contains("\n"), unsendable.reason());
         }
         var forwarded = new OutboxEntries.Due(1, "shop", "order-\u20ac-1", "http://127.0.0.1:9/hooks", 0,
-                "orders/paid", new byte[0], 0, null);
+                "orders/paid", new byte[0], 0, null, null);
         assertInstanceOf(HttpForwarding.Unsendable.class, forwarding.send(destination(SECRET), forwarded,
-                Instant.now()).join());
+                Instant.now(), null).join());
     }
 
     @Test
@@ -139,9 +172,9 @@ class HttpForwardingTest {
     @Test
     void anEmptyDestinationSecretIsUnsendableNotAnException() {
         var entry = new OutboxEntries.Due(1, "shop", "order-1", "http://127.0.0.1:9/hooks", 0, "orders/paid",
-                new byte[0], 0, null);
+                new byte[0], 0, null, null);
 
-        var result = forwarding.send(destination(new byte[0]), entry, Instant.now()).join();
+        var result = forwarding.send(destination(new byte[0]), entry, Instant.now(), null).join();
 
         assertInstanceOf(HttpForwarding.Unsendable.class, result);
     }
@@ -149,18 +182,18 @@ class HttpForwardingTest {
     @Test
     void anEffectToAUrlTheClientCannotSendToIsUnsendable() {
         var entry = new OutboxEntries.Due(1, "shop", "order-1", "ftp://127.0.0.1/x", 0, "orders/paid",
-                new byte[0], 1, "application/json");
+                new byte[0], 1, "application/json", null);
 
-        assertInstanceOf(HttpForwarding.Unsendable.class, forwarding.sendEffect(entry).join());
+        assertInstanceOf(HttpForwarding.Unsendable.class, forwarding.sendEffect(entry, null).join());
     }
 
     /** The client's message quotes the URL it refused: what is kept of it (the operator API shows it) has no path. */
     @Test
     void whyAnEffectCouldNotBeSentNamesItsUrlWithoutThePath() {
         var entry = new OutboxEntries.Due(1, "shop", "order-1", "http://hooks.example.com:81/in/s3cret token", 0,
-                "orders/paid", new byte[0], 1, "application/json");
+                "orders/paid", new byte[0], 1, "application/json", null);
 
-        var unsendable = assertInstanceOf(HttpForwarding.Unsendable.class, forwarding.sendEffect(entry).join());
+        var unsendable = assertInstanceOf(HttpForwarding.Unsendable.class, forwarding.sendEffect(entry, null).join());
 
         assertFalse(unsendable.reason().contains("s3cret"), unsendable.reason());
     }
@@ -173,7 +206,7 @@ class HttpForwardingTest {
 
     private static OutboxEntries.Due effect(String eventId, String contentType) {
         return new OutboxEntries.Due(1, "shop", eventId, "http://127.0.0.1:9/effects", 0, "orders/paid",
-                new byte[0], 1, contentType);
+                new byte[0], 1, contentType, null);
     }
 
     /** The example of the Standard Webhooks specification's reference implementations. */

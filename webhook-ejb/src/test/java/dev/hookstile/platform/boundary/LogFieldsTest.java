@@ -65,6 +65,19 @@ class LogFieldsTest {
     }
 
     @Test
+    void aLineAboutATracedEventCarriesItsTraceIdAsAFieldAndAtTheEndOfItsMessage() {
+        var event = new WebhookEvent("it", "standard-webhooks", "evt_1", "t", Instant.EPOCH, 1, Map.of(), new byte[0],
+                null, false, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+
+        LogFields.event(event).log(logger, Level.WARNING, () -> "Event dead");
+
+        LogRecord record = records.get(0);
+        assertEquals("Event dead [trace 4bf92f3577b34da6a3ce929d0e0e4736]", record.getMessage());
+        assertEquals("4bf92f3577b34da6a3ce929d0e0e4736",
+                ((Map<?, ?>) record.getParameters()[0]).get(LogFields.TRACE_ID));
+    }
+
+    @Test
     void aNullValueIsLeftOut() {
         assertEquals(Map.of("source", "it"), LogFields.of("source", "it").and("destination", null).asMap());
     }

@@ -13,6 +13,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -105,7 +106,44 @@ class EventMessageTest {
     }
 
     @Test
-    void onlyTheCurrentVersionIsRead() throws JMSException {
+    void eachEventCarriesItsTraceContextThroughTheQueue() throws JMSException {
+        String traced = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        var queued = List.of(
+                new EventMessage.Outgoing("gh", "github", "id-1", "push", null, RECEIVED, "{}", new byte[]{1}, false,
+                        traced),
+                new EventMessage.Outgoing("gh", "github", "id-2", "push", "key", RECEIVED, "{}", new byte[]{2}));
+
+        List<EventMessage.Received> read = EventMessage.receive(readable(EventMessage.create(SESSION, queued)));
+
+        assertEquals(traced, read.get(0).event().traceParent());
+        assertNull(read.get(1).event().traceParent());
+        assertEquals("key", read.get(1).event().orderKey());
+        assertArrayEquals(new byte[]{2}, read.get(1).event().payload());
+    }
+
+    @Test
+    void aMessageOfTheVersionBeforeTraceContextIsStillRead() throws JMSException {
+        // What an upgrade finds on the queue: version 3, without the trace context after the order key.
+        BytesMessage message = eventHead("gh", "github", "id-1", "push", "");
+        byte[] headers = "{\"x-github-event\":\"push\"}".getBytes(StandardCharsets.UTF_8);
+        message.writeInt(headers.length);
+        message.writeBytes(headers);
+        message.writeInt(3);
+        message.writeBytes(new byte[]{7, 8, 9});
+        message.setIntProperty(EventMessage.BATCH, 3);
+        message.setIntProperty(EventMessage.EVENTS, 1);
+
+        List<EventMessage.Received> read = EventMessage.receive(readable(message));
+
+        assertEquals(1, read.size());
+        assertEquals("id-1", read.get(0).event().eventId());
+        assertEquals("push", read.get(0).event().header("x-github-event"));
+        assertArrayEquals(new byte[]{7, 8, 9}, read.get(0).event().payload());
+        assertNull(read.get(0).event().traceParent());
+    }
+
+    @Test
+    void aMessageOfAnyOtherVersionIsNotRead() throws JMSException {
         BytesMessage unversioned = new ActiveMQBytesMessage();
         unversioned.writeBytes("{\"b\":2}".getBytes(StandardCharsets.UTF_8));
         unversioned.setStringProperty("source", "gh");

@@ -48,6 +48,7 @@ public class BackOfficeProbe {
                         .add("eventId", message.getStringProperty("eventId"))
                         .add("type", message.getStringProperty("type"))
                         .add("provider", message.getStringProperty("provider"))
+                        .add("traceparent", String.valueOf(message.getStringProperty("traceparent")))
                         .add("body", body));
                 message = consumer.receive(500);
             }

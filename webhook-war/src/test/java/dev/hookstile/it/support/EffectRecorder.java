@@ -75,11 +75,13 @@ public class EffectRecorder implements WebhookHandler {
         if (event.eventId().startsWith("slow-")) {
             Thread.sleep(SLOW_MILLIS);
         }
-        em.createNativeQuery("INSERT INTO it_effect (source, event_id, attempt, recorded_at) VALUES (?1, ?2, ?3, ?4)")
+        em.createNativeQuery("INSERT INTO it_effect (source, event_id, attempt, recorded_at, trace_parent)"
+                        + " VALUES (?1, ?2, ?3, ?4, ?5)")
                 .setParameter(1, event.source())
                 .setParameter(2, event.eventId())
                 .setParameter(3, event.attempt())
                 .setParameter(4, Timestamp.from(Instant.now()))
+                .setParameter(5, event.traceParent())
                 .executeUpdate();
         String id = event.eventId();
         if (id.startsWith("detach-")) {

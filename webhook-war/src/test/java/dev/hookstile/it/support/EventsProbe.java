@@ -53,6 +53,14 @@ public class EventsProbe {
                 .getResultList();
         JsonArrayBuilder effects = Json.createArrayBuilder();
         attempts.forEach(a -> effects.add(a.intValue()));
+        @SuppressWarnings("unchecked")
+        List<String> traces = em.createNativeQuery(
+                        "SELECT trace_parent FROM it_effect WHERE source = ?1 AND event_id = ?2 ORDER BY attempt")
+                .setParameter(1, source)
+                .setParameter(2, eventId)
+                .getResultList();
+        JsonArrayBuilder effectTraces = Json.createArrayBuilder();
+        traces.forEach(trace -> effectTraces.add(trace == null ? "" : trace));
         JsonArrayBuilder history = Json.createArrayBuilder();
         for (EventAttempt attempt : em.createNamedQuery(EventAttempt.OF_EVENT, EventAttempt.class)
                 .setParameter("source", source).setParameter("eventId", eventId).getResultList()) {
@@ -68,7 +76,8 @@ public class EventsProbe {
             }
             history.add(line);
         }
-        return json.add("effects", attempts.size()).add("effectAttempts", effects).add("history", history)
+        return json.add("effects", attempts.size()).add("effectAttempts", effects).add("effectTraces", effectTraces)
+                .add("history", history)
                 .build().toString();
     }
 

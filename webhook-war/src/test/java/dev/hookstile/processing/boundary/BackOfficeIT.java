@@ -23,13 +23,18 @@ class BackOfficeIT extends DeployedHookstile {
     private static final String QUEUE = "backoffice.invoices";
 
     @Test
-    void aProcessedEventIsPublishedOnceWithItsProperties() {
+    void aProcessedEventIsPublishedOnceWithItsPropertiesAndTheSendersTrace() {
         String id = "inv-" + UUID.randomUUID();
         String body = "{\"type\":\"invoice.paid\",\"amount\":4200}";
 
-        assertEquals(202, webhooks.send(webhooks.standard("bo", id, body)).statusCode());
-        webhooks.awaitRecorded("bo", id, completed(), PROCESSED);
+        // The sender's trace: with no exporter configured, passed on unchanged to the handler and the back office.
+        String traceParent = "00-" + UUID.randomUUID().toString().replace("-", "") + "-00f067aa0ba902b7-01";
 
+        assertEquals(202, webhooks.send(webhooks.standard("bo", id, body).header("traceparent", traceParent))
+                .statusCode());
+        JsonObject recorded = webhooks.awaitRecorded("bo", id, completed(), PROCESSED);
+
+        assertEquals(traceParent, recorded.getJsonArray("effectTraces").getString(0), "the handler's traceParent()");
         JsonArray messages = take(id, 10_000);
         assertEquals(1, messages.size(), messages.toString());
         JsonObject message = messages.getJsonObject(0);
@@ -38,6 +43,7 @@ class BackOfficeIT extends DeployedHookstile {
         assertEquals("invoice.paid", message.getString("type"));
         assertEquals("standard-webhooks", message.getString("provider"));
         assertEquals(body, message.getString("body"), "the original body as text");
+        assertEquals(traceParent, message.getString("traceparent"));
     }
 
     @Test
