@@ -29,8 +29,9 @@ export function Overview({ params }) {
             }
             first = false;
             try {
-                const data = await api('overview', { query: { source } });
-                if (live) setState({ data, error: null, at: Date.now() });
+                const [data, destinations] = await Promise.all([api('overview', { query: { source } }),
+                    api('destinations')]);
+                if (live) setState({ data: { ...data, destinations }, error: null, at: Date.now() });
             } catch (error) {
                 if (live) setState((s) => ({ ...s, error }));
             }
@@ -53,6 +54,7 @@ export function Overview({ params }) {
             unattended console’s session can expire. Press a key or move the mouse to resume.</p>` : null}
         ${data ? html`
             <${Health} data=${data} />
+            <${PausedDestinations} listing=${data.destinations} />
             <${Chart} data=${data} source=${source} />
             <${SourceTable} data=${data} />
             <p class="help">Updated <${Time} at=${data.generatedAt} />.</p>` : null}
@@ -95,6 +97,21 @@ function Outcomes({ counts, limit, source }) {
         title="duplicate">${count(c.duplicate, limit)}</span>${' / '}<a title="rejected"
         href=${href(['refused'], source ? { source } : {})}
         aria-label=${`Refused deliveries${source ? ' of ' + plain(source) : ''}`}>${count(c.rejected, limit)}</a></span>`;
+}
+
+/** Destinations an operator paused, with what each holds (its pending forwardings): shown only while there are any. */
+function PausedDestinations({ listing }) {
+    const destinations = listing && Array.isArray(listing.destinations) ? listing.destinations : [];
+    const paused = destinations.filter((d) => d.paused);
+    if (!paused.length) return null;
+    return html`<section aria-labelledby="paused-title">
+        <h2 id="paused-title">Paused destinations</h2>
+        <ul class="paused">${paused.map((d) => html`<li key=${d.source}>
+            <a href=${href(['forwardings'], { source: d.source })}
+               aria-label=${`Forwardings of ${plain(d.source)}`}>${T(d.source)}</a>
+            ${' to '}<span class="id">${T(d.target)}</span>: <${Status} value="paused" /> since <${Time} at=${d.pausedAt} />,
+            ${' '}${count(d.pending, listing.countLimit)} held</li>`)}</ul>
+    </section>`;
 }
 
 function SourceTable({ data }) {

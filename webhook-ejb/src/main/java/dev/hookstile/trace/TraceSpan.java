@@ -11,34 +11,47 @@ import io.opentelemetry.api.trace.StatusCode;
  */
 public final class TraceSpan {
 
-    private final String traceParent;
+    private String traceParent;
     private final Span span;
+    private final boolean startsOnDemand;
 
-    private TraceSpan(String traceParent, Span span) {
+    private TraceSpan(String traceParent, Span span, boolean startsOnDemand) {
         this.traceParent = traceParent;
         this.span = span;
+        this.startsOnDemand = startsOnDemand;
     }
 
     /** A step that records nothing and passes this context on. */
     public static TraceSpan unexported(String traceParent) {
-        return new TraceSpan(traceParent, null);
+        return new TraceSpan(traceParent, null, false);
+    }
+
+    /**
+     * A step that records nothing and starts a trace when something asks for its context: a delivery without one
+     * that turns out a duplicate, or is refused, never draws an id. For the thread of one request only.
+     */
+    public static TraceSpan unexportedNewTrace() {
+        return new TraceSpan(null, null, true);
     }
 
     /** A step recorded by this span, whose context it passes on. */
     public static TraceSpan of(Span span) {
         SpanContext context = span.getSpanContext();
         return new TraceSpan("00-" + context.getTraceId() + "-" + context.getSpanId() + "-"
-                + context.getTraceFlags().asHex(), span);
+                + context.getTraceFlags().asHex(), span, false);
     }
 
     /** The {@code traceparent} of what follows this step. */
     public String traceParent() {
+        if (traceParent == null && startsOnDemand) {
+            traceParent = TraceParent.start().header();
+        }
         return traceParent;
     }
 
     /** The trace's id, for log lines. */
     public String traceId() {
-        return TraceParent.traceIdOf(traceParent);
+        return TraceParent.traceIdOf(traceParent());
     }
 
     /** The span, or {@code null} when nothing is exported. */

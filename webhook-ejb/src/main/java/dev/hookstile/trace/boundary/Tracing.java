@@ -87,7 +87,7 @@ public class Tracing {
     public TraceSpan receive(String traceParent, String source) {
         TraceParent incoming = TraceParent.parse(traceParent);
         if (tracer == null) {
-            return TraceSpan.unexported((incoming == null ? TraceParent.start() : incoming).header());
+            return incoming == null ? TraceSpan.unexportedNewTrace() : TraceSpan.unexported(incoming.header());
         }
         SpanBuilder span = tracer.spanBuilder("receive " + source).setSpanKind(SpanKind.SERVER)
                 .setAttribute("http.request.method", "POST")
@@ -120,7 +120,7 @@ public class Tracing {
      */
     public TraceSpan replay(String source, String eventId) {
         if (tracer == null) {
-            return TraceSpan.unexported(TraceParent.start().header());
+            return TraceSpan.unexportedNewTrace();
         }
         return TraceSpan.of(tracer.spanBuilder("replay " + source).setSpanKind(SpanKind.INTERNAL).setNoParent()
                 .setAttribute("hookstile.source", source)

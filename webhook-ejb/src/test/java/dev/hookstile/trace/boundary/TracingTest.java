@@ -137,6 +137,9 @@ class TracingTest {
 
         TraceParent started = TraceParent.parse(receive.traceParent());
         assertTrue(started.sampled());
+        // Drawn when first asked for (a duplicate never asks), then the same for every event of the delivery.
+        assertEquals(started.header(), receive.traceParent());
+        assertEquals(started.traceId(), receive.traceId());
         assertNotEquals(TraceParent.traceIdOf(replay.traceParent()), started.traceId());
         // A forwarding scheduled before the outbox kept a context sends none.
         assertNull(tracing.forwarding(null, "pay", "evt_1", "https://billing.example/").traceParent());

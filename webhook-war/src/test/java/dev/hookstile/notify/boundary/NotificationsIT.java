@@ -16,6 +16,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -93,6 +94,7 @@ class NotificationsIT {
                 .with("HOOKSTILE_NOTIFY_GROUP_SECONDS", "5")
                 .with("HOOKSTILE_NOTIFY_GRACE_SECONDS", "2")
                 .with("HOOKSTILE_NOTIFY_BEHIND_SECONDS", "2")
+                .with("HOOKSTILE_NOTIFY_PAUSED_SECONDS", "2")
                 .with("HOOKSTILE_CONSOLE_URL", CONSOLE)
                 // Every first request refused would open the endpoint's breaker and hold notifications 30 s.
                 .with("HOOKSTILE_OUTBOX_BREAKER_FAILURES", "1000")
@@ -206,6 +208,30 @@ class NotificationsIT {
                 .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), "behind since it was told");
     }
 
+    @Test
+    void aDestinationPausedLongerThanTheLimitIsToldOnceForThatPause() {
+        Webhooks webhooks = server.webhooks();
+        pauseOrResume(webhooks, "fwdhold", "pause");
+        try {
+            Request told = awaitOne(of("destination.paused_long", "fwdhold"));
+
+            assertSigned(told);
+            assertEquals("fwdhold", told.json().getString("destination"), told.body());
+            assertTrue(told.json().getString("link").contains("forwardings"), told.body());
+            assertEquals(0, told.json().getInt("count"), "nothing held: no event of fwdhold was processed here");
+            Webhooks.sleep(Duration.ofSeconds(4));
+            assertEquals(1, delivered(of("destination.paused_long", "fwdhold")).size(), "told once per pause");
+        } finally {
+            pauseOrResume(webhooks, "fwdhold", "resume");
+        }
+    }
+
+    private static void pauseOrResume(Webhooks webhooks, String source, String action) {
+        HttpResponse<String> answer = webhooks.send(webhooks.operator("api/destinations/" + source + "/" + action)
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(200, answer.statusCode(), answer.body());
+    }
+
     /**
      * A chat's incoming webhook carries its secret in the path: the operator API (what the console shows) names the
      * notification endpoint by its scheme, host and port only, as the server's log does.
@@ -222,10 +248,10 @@ class NotificationsIT {
         List<JsonObject> rows = List.of();
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (rows.isEmpty() && System.nanoTime() < deadline) {
-            HttpResponse<String> page = webhooks.send(webhooks.operator("api/deliveries?source=_notify").GET());
+            HttpResponse<String> page = webhooks.send(webhooks.operator("api/forwardings?source=_notify").GET());
             assertEquals(200, page.statusCode(), page.body());
             assertFalse(page.body().contains("/notify"), page.body());
-            rows = Webhooks.json(page.body()).getJsonArray("deliveries").getValuesAs(JsonObject.class);
+            rows = Webhooks.json(page.body()).getJsonArray("forwardings").getValuesAs(JsonObject.class);
             if (rows.isEmpty()) {
                 Webhooks.sleep(Duration.ofMillis(200));
             }
