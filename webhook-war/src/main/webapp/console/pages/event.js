@@ -5,7 +5,7 @@ import {
     T, Time, base64Bytes, bytesText, durationText, fileName, hexDump, isJson, plain, reindent,
 } from '../text.js';
 import { Dialog, Empty, ErrorNote, Loading, Status, useLoad } from '../components.js';
-import { DeliveriesTable } from './forwardings.js';
+import { ForwardingsTable } from './forwardings.js';
 import { newRequestId } from '../replay.js';
 
 // What each provider signs and how: the scheme, never the signature or the secret.
@@ -244,16 +244,16 @@ function EventForwardings({ event }) {
     // Exactly this event's forwardings and its handlers' effects, by the outbox's key (source, event id): one page
     // holds them all (one per destination and effect).
     const [state] = useLoad(async (signal) => {
-        const page = await api('deliveries', {
+        const page = await api('forwardings', {
             query: { source: event.source, eventId: event.eventId, limit: 500 }, signal,
         });
-        return page.deliveries || [];
+        return page.forwardings || [];
     }, [event.source, event.eventId]);
     return html`<section aria-labelledby="forwardings-title">
         <h2 id="forwardings-title">Forwardings</h2>
         ${state.loading ? html`<${Loading} what="the forwardings" />`
             : state.error ? html`<${ErrorNote} error=${state.error} what="The forwardings" />`
-                : state.data.length ? html`<${DeliveriesTable} deliveries=${state.data} showEvent=${false} />`
+                : state.data.length ? html`<${ForwardingsTable} forwardings=${state.data} showEvent=${false} />`
                     : html`<${Empty}>No forwarding of this event: its source forwards nothing, or not this type.</${Empty}>`}
     </section>`;
 }

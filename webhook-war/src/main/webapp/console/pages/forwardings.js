@@ -14,7 +14,7 @@ export function Forwardings({ params }) {
     const [draft, field] = useDraft(params, FILTERS);
     const query = { limit: 50 };
     for (const name of FILTERS) if (params.get(name)) query[name] = params.get(name);
-    const pages = usePages('deliveries', 'deliveries', query);
+    const pages = usePages('forwardings', 'forwardings', query);
     const apply = (event) => {
         event.preventDefault();
         go(href(['forwardings'], draft));
@@ -26,8 +26,8 @@ export function Forwardings({ params }) {
             handlers posted. A forwarding is retried with back-off until it is delivered or dead; one whose body its
             destination’s filter does not take is filtered, never sent.</p>
         <${Destinations} />
-        <section aria-labelledby="deliveries-title">
-            <h2 id="deliveries-title">Forwardings</h2>
+        <section aria-labelledby="forwardings-title">
+            <h2 id="forwardings-title">Forwardings</h2>
             <form class="filters" onSubmit=${apply} aria-label="Forwarding filters">
                 <${SourceField} id="fwd-source" value=${draft.source} onChange=${field('source')} />
                 <${SelectField} id="fwd-status" label="Status" value=${draft.status} onChange=${field('status')}
@@ -42,7 +42,7 @@ export function Forwardings({ params }) {
             </form>
             ${pages.loading && !pages.data ? html`<${Loading} what="the forwardings" />`
                 : pages.error ? html`<${ErrorNote} error=${pages.error} what="The forwardings" />`
-                    : pages.data.items.length ? html`<${DeliveriesTable} deliveries=${pages.data.items} showEvent=${true} />
+                    : pages.data.items.length ? html`<${ForwardingsTable} forwardings=${pages.data.items} showEvent=${true} />
                         <${MoreButton} pages=${pages} />`
                         : html`<${Empty}>${filtered ? 'No forwarding matches these filters.'
                             : 'Nothing forwarded yet: a source forwards when it has a destination (HOOKSTILE_SOURCES_<NAME>_DESTINATION_URL).'}</${Empty}>`}
@@ -134,7 +134,7 @@ function DestinationRow({ destination }) {
     </tr>`;
 }
 
-export function DeliveriesTable({ deliveries, showEvent }) {
+export function ForwardingsTable({ forwardings, showEvent }) {
     return html`<div class="table-wrap"><table class="list">
         <caption class="visually-hidden">Forwardings, newest first</caption>
         <thead><tr>
@@ -144,12 +144,12 @@ export function DeliveriesTable({ deliveries, showEvent }) {
             <th scope="col">Scheduled</th><th scope="col">Next try / delivered</th><th scope="col">Last answer</th>
             <th scope="col">Action</th>
         </tr></thead>
-        <tbody>${deliveries.map((d) => html`<${DeliveryRow} key=${d.id} delivery=${d} showEvent=${showEvent} />`)}</tbody>
+        <tbody>${forwardings.map((f) => html`<${ForwardingRow} key=${f.id} forwarding=${f} showEvent=${showEvent} />`)}</tbody>
     </table></div>`;
 }
 
-function DeliveryRow({ delivery, showEvent }) {
-    const [current, setCurrent] = useState(delivery);
+function ForwardingRow({ forwarding, showEvent }) {
+    const [current, setCurrent] = useState(forwarding);
     const [confirming, setConfirming] = useState(false);
     const [busy, setBusy] = useState(false);
     const [note, setNote] = useState(null);
@@ -157,7 +157,7 @@ function DeliveryRow({ delivery, showEvent }) {
     const replay = async () => {
         setBusy(true);
         try {
-            await api(`deliveries/${encodeURIComponent(String(d.id))}/replay`, { method: 'POST' });
+            await api(`forwardings/${encodeURIComponent(String(d.id))}/replay`, { method: 'POST' });
             setCurrent({ ...d, status: 'pending', attempts: 0, lastError: d.lastError });
             setNote({ ok: true, text: 'Pending again: it is sent at once.' });
         } catch (e) {

@@ -17,7 +17,7 @@ import java.net.URI;
  * {@code Idempotency-Key: <source>:<eventId>:effect-<n>} (the handler's n-th effect for this event), the same on
  * every retry, so a receiver that deduplicates on it applies it once. Timeouts, 408, 429 and 5xx are retried with
  * back-off (behind a circuit breaker per URL); any other 4xx makes it {@code dead}. Each one is visible, and a
- * delivered or dead one can be sent again, under {@code /api/deliveries}. A replay of the event runs the handler
+ * delivered or dead one can be sent again, under {@code /api/forwardings}. A replay of the event runs the handler
  * again but sends an effect it already scheduled (same n, same URL) no second time.
  *
  * <p>Only for handlers: outside the processing of an event it throws {@link IllegalStateException}.

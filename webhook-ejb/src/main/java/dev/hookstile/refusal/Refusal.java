@@ -1,5 +1,6 @@
 package dev.hookstile.refusal;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.source.Rejection;
 
 import java.security.MessageDigest;
@@ -79,7 +80,7 @@ public record Refusal(long id, Instant at, String source, String reason, int sta
                 headers.put(key, SECRET_LOOKING.matcher(key).matches() ? REDACTED : cut(value, MAX_VALUE));
             }
         }
-        return new Refusal(0, at, printable(source == null ? "" : source, MAX_SOURCE), reason.slug(),
+        return new Refusal(0, at, shown(source == null ? "" : source, MAX_SOURCE), reason.slug(),
                 reason.status(), cut(detail == null ? reason.title() : detail, MAX_DETAIL),
                 remoteAddress == null ? null : cut(remoteAddress, MAX_ADDRESS), Collections.unmodifiableMap(headers),
                 body != null ? body.length : bodySize, body == null ? null : sha256(body),
@@ -97,16 +98,15 @@ public record Refusal(long id, Instant at, String source, String reason, int sta
         return bodyKept && bodySize > MAX_BODY;
     }
 
+    /** As a person may read it ({@link Text#shown}), within the column's {@code max}, its "..." included. */
+    private static String shown(String text, int max) {
+        return Text.shown(text, text.length() <= max ? max : max - 3);
+    }
+
     private static String cut(String text, int max) {
         return text.length() <= max ? text : text.substring(0, max);
     }
 
-    /** Cut, and every control character a '?': the name is shown where a line break must not start a new line. */
-    private static String printable(String text, int max) {
-        var out = new StringBuilder(Math.min(text.length(), max));
-        text.codePoints().limit(max).forEach(c -> out.appendCodePoint(Character.isISOControl(c) ? '?' : c));
-        return cut(out.toString(), max);
-    }
 
     private static String sha256(byte[] body) {
         try {

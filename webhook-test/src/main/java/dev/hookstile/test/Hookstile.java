@@ -171,15 +171,21 @@ public final class Hookstile {
     }
 
     /**
-     * The outbox's deliveries for one event: the source's forwarding and the handlers' effects
-     * ({@code GET /api/deliveries?source=&eventId=}), each with its {@code status}, {@code attempts} and
+     * The outbox's forwardings for one event: the source's forwarding and the handlers' effects
+     * ({@code GET /api/forwardings?source=&eventId=}), each with its {@code status}, {@code attempts} and
      * {@code destination}.
      */
-    public JsonArray deliveries(String source, String eventId) {
-        HttpResponse<String> answer = call(operator("api/deliveries?source=" + query(source) + "&eventId="
+    public JsonArray forwardings(String source, String eventId) {
+        HttpResponse<String> answer = call(operator("api/forwardings?source=" + query(source) + "&eventId="
                 + query(eventId)).GET().build());
         expect(200, answer);
-        return json(answer.body()).asJsonObject().getJsonArray("deliveries");
+        return json(answer.body()).asJsonObject().getJsonArray("forwardings");
+    }
+
+    /** The former name of {@link #forwardings}, kept for one release. */
+    @Deprecated(forRemoval = true)
+    public JsonArray deliveries(String source, String eventId) {
+        return forwardings(source, eventId);
     }
 
     private HttpRequest.Builder operator(String path) {

@@ -120,7 +120,6 @@ class ArchitectureTest {
         rule.check(hookstile);
     }
 
-    /** A class a newcomer must read whole is short, or says at its top why it is not. */
     private static final Pattern SQL = Pattern.compile("(?is)\\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\\s.*");
 
     @Test
@@ -154,6 +153,7 @@ class ArchitectureTest {
         rule.check(hookstile);
     }
 
+    /** A class a newcomer must read whole is short, or says at its top why it is not. */
     @Test
     void aClassOverThreeHundredLinesSaysWhy() throws IOException {
         var unexplained = new TreeSet<String>();

@@ -1,5 +1,6 @@
 package dev.hookstile.example.control;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.api.WebhookHandler;
 import dev.hookstile.platform.boundary.LogFields;
@@ -25,8 +26,8 @@ class EventLog implements WebhookHandler {
     @Override
     public void handle(WebhookEvent event) {
         LogFields.event(event).and("type", event.type()).log(LOG, Level.INFO, () -> "handling " + event.provider()
-                + "/" + (event.type().isEmpty() ? "-" : LogFields.printable(event.type())) + " "
-                + LogFields.quoted(event.eventId()) + " from source " + event.source() + " (attempt "
+                + "/" + (event.type().isEmpty() ? "-" : Text.escaped(event.type())) + " "
+                + Text.quoted(event.eventId()) + " from source " + event.source() + " (attempt "
                 + event.attempt() + ", " + event.payload().length + " bytes)");
     }
 }

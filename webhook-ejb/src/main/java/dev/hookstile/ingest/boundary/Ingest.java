@@ -1,5 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.dedup.boundary.AcceptedEvents;
 import dev.hookstile.ingest.BodyBudget;
 import dev.hookstile.ingest.RequestBody;
@@ -203,7 +204,7 @@ public class Ingest {
 
     private Source source(String name) throws RejectedDelivery {
         return sources.find(name).orElseThrow(() -> new RejectedDelivery(Rejection.UNKNOWN_SOURCE,
-                "no source named '" + printable(name) + "' is configured"));
+                "no source named '" + Text.shown(name, 64) + "' is configured"));
     }
 
     static void requireValidEventId(String eventId) throws RejectedDelivery {
@@ -234,8 +235,4 @@ public class Ingest {
         return null;
     }
 
-    private static String printable(String text) {
-        String cut = text.length() > 64 ? text.substring(0, 64) + "..." : text;
-        return cut.replaceAll("\\p{Cntrl}", "?");
-    }
 }

@@ -1,5 +1,6 @@
 package dev.hookstile.outbox.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.outbox.control.DestinationBreakers;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;
@@ -309,7 +310,7 @@ public class OutboxRelay {
                 LogFields.of("destination", Redacted.endpoint(entry.destination())).and("breaker", "open")
                         .log(LOG, Level.WARNING, () -> "ForwardingSchedule: breaker of " + Redacted.endpoint(entry.destination())
                                 + " opened: " + breakers.threshold() + " failures in a row ("
-                                + LogFields.printable(failure.reason()) + "); left alone for " + breakerOpenSeconds
+                                + Text.escaped(failure.reason()) + "); left alone for " + breakerOpenSeconds
                                 + " s");
                 if (wasClosed) {
                     breakerChanges.fire(new BreakerChange(entry.destination(), true, now));
@@ -340,7 +341,7 @@ public class OutboxRelay {
     /** A line per entry given up on: a destination's event dead is a state change an operator must see. */
     private static void dead(OutboxEntries.Due entry, String reason) {
         fields(entry).log(LOG, Level.WARNING, () -> "ForwardingSchedule: " + describe(entry) + " is dead: "
-                + LogFields.printable(reason));
+                + Text.escaped(reason));
     }
 
     /** The entry's event, and its attempt at the destination (not the event's processing attempt). */

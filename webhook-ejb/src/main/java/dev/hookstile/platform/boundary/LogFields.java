@@ -1,6 +1,7 @@
 package dev.hookstile.platform.boundary;
 
 import dev.hookstile.api.WebhookEvent;
+import dev.hookstile.platform.Text;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,7 +19,7 @@ import java.util.logging.Logger;
  * java.util.logging has no MDC, and a record may be formatted on another thread: the fields travel with the record.
  *
  * <p>The message says the same for the plain format, which prints no parameters: every sender-controlled part of it
- * (an event id, a type, a handler's failure message) goes through {@link #quoted} or {@link #printable}, so that it
+ * (an event id, a type, a handler's failure message) goes through {@link Text#quoted} or {@link Text#escaped}, so that it
  * can neither start a line of its own nor make a formatter that runs {@code MessageFormat} over a message with
  * parameters (Payara's do, on seeing <code>{0</code>) drop or garble the line.
  */
@@ -89,54 +90,8 @@ public final class LogFields {
         logger.log(record);
     }
 
-    /** An event as a message names it: {@code source/"event id"}, the id {@link #quoted}. */
+    /** An event as a message names it: {@code source/"event id"}, the id {@link Text#quoted}. */
     public static String name(String source, String eventId) {
-        return printable(source) + "/" + quoted(eventId);
-    }
-
-    /**
-     * Sender-controlled text in double quotes, as it may stand in a message: {@link #printable}, with {@code "}
-     * escaped too, so the text cannot close the quotes and pass for more of the line.
-     */
-    public static String quoted(String text) {
-        return text == null ? "null" : "\"" + escape(text, true) + "\"";
-    }
-
-    /**
-     * Sender-controlled text as it may stand in a message: a backslash, every control character (C0, DEL, C1), the
-     * Unicode line and paragraph separators, the bidirectional overrides (which reorder what a terminal shows) and
-     * the braces (which a formatter's {@code MessageFormat} reads as placeholders) as {@code \}{@code uXXXX}; a
-     * backslash doubled. What is left prints as it is, on the line it belongs to.
-     */
-    public static String printable(String text) {
-        return text == null ? "null" : escape(text, false);
-    }
-
-    private static String escape(String text, boolean quote) {
-        StringBuilder out = null;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            String replacement = c == '\\' ? "\\\\" : quote && c == '"' ? "\\\"" : escaped(c) ? unicode(c) : null;
-            if (replacement != null && out == null) {
-                out = new StringBuilder(text.length() + 16).append(text, 0, i);
-            }
-            if (out != null) {
-                if (replacement != null) {
-                    out.append(replacement);
-                } else {
-                    out.append(c);
-                }
-            }
-        }
-        return out == null ? text : out.toString();
-    }
-
-    private static boolean escaped(char c) {
-        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '{' || c == '}' || c == '\u2028' || c == '\u2029'
-                || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
-    }
-
-    private static String unicode(char c) {
-        return String.format("\\u%04x", (int) c);
+        return Text.escaped(source) + "/" + Text.quoted(eventId);
     }
 }

@@ -113,8 +113,10 @@ public class EventConsumer implements MessageListener {
 
     private static String describe(List<EventMessage.Received> events) {
         WebhookEvent event = events.get(0).event();
-        String first = "event " + LogFields.name(event.source(), event.eventId()) + " (delivery "
-                + events.get(0).deliveryCount() + ")";
+        // The broker's count of deliveries, the first included: what a log line calls its redelivery is one less.
+        int redelivery = events.get(0).deliveryCount() - 1;
+        String first = "event " + LogFields.name(event.source(), event.eventId())
+                + (redelivery > 0 ? " (redelivery " + redelivery + ")" : "");
         return events.size() == 1 ? first : "a message of " + events.size() + " events from " + first;
     }
 }

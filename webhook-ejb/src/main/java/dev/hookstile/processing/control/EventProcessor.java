@@ -1,5 +1,6 @@
 package dev.hookstile.processing.control;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.entity.EventBody;
 import dev.hookstile.events.entity.EventStatus;
@@ -162,13 +163,13 @@ public class EventProcessor {
             if (recorded.get() == EventStatus.DEAD) {
                 fields.log(LOG, Level.WARNING, () -> "Event " + name(attempts) + " dead after " + tries
                         + (tries == 1 ? " failed try" : " failed tries") + " in this delivery (" + last.kind().column()
-                        + "): " + LogFields.printable(last.summary()));
+                        + "): " + Text.escaped(last.summary()));
                 return Outcome.DEAD;
             }
             // Below INFO: a failing handler or destination fails every event, each try; the event's history and the
             // metrics say it already.
             fields.log(LOG, Level.FINE, () -> "Event " + name(attempts) + " retrying later (" + last.kind().column()
-                    + "): " + LogFields.printable(last.summary()));
+                    + "): " + Text.escaped(last.summary()));
             return Outcome.RETRY;
         } finally {
             // An interrupt left set by a handler would escape the consumer and leave the message unacknowledged until

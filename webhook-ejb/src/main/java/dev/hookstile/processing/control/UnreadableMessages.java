@@ -1,5 +1,6 @@
 package dev.hookstile.processing.control;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.platform.boundary.LogFields;
@@ -58,7 +59,7 @@ public class UnreadableMessages {
             unreadable.inc();
             LogFields.event(recorded.source(), recorded.eventId(), 1).log(LOG, Level.SEVERE, () -> "Recorded an "
                     + "unreadable message dead, as " + LogFields.name(recorded.source(), recorded.eventId())
-                    + " (GET /api/events?status=dead): " + LogFields.printable(recorded.reason()));
+                    + " (GET /api/events?status=dead): " + Text.escaped(recorded.reason()));
         } else {
             LogFields.event(recorded.source(), recorded.eventId(), 1).log(LOG, Level.WARNING, () -> "An unreadable "
                     + "message is recorded already, as " + LogFields.name(recorded.source(), recorded.eventId())

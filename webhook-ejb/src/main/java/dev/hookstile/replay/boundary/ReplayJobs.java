@@ -1,5 +1,6 @@
 package dev.hookstile.replay.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.events.boundary.EventQuery;
@@ -139,8 +140,8 @@ public class ReplayJobs {
         ReplayJob job = byRequest(key).orElseThrow();
         LogFields.of("replayJob", id).and("filter", bounded.toJson()).log(LOG, Level.INFO, () -> "Replay job "
                 + id + " started: " + bounded.status().column() + " events"
-                + (bounded.source() == null ? "" : " of source " + LogFields.printable(bounded.source()))
-                + (bounded.type() == null ? "" : " of type " + LogFields.quoted(bounded.type())
+                + (bounded.source() == null ? "" : " of source " + Text.escaped(bounded.source()))
+                + (bounded.type() == null ? "" : " of type " + Text.quoted(bounded.type())
                 + (bounded.typePrefix() ? "*" : ""))
                 + (bounded.error() == null ? "" : " that failed with the error of a dead group")
                 + (bounded.key() == null ? "" : " with a search key's value")

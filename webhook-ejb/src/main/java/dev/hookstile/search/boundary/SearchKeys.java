@@ -1,5 +1,6 @@
 package dev.hookstile.search.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.settings.SettingsCheck;
 import dev.hookstile.source.JsonFields;
 import dev.hookstile.source.RejectedDelivery;
@@ -110,7 +111,7 @@ public class SearchKeys implements SettingsCheck {
             bySource.values().forEach(pointers -> pointers.forEach(p -> known.add(lastSegment(p))));
             throw new IllegalArgumentException(known.isEmpty()
                     ? "no source has search keys: set HOOKSTILE_SOURCES_<NAME>_SEARCH_KEYS"
-                    : "no source has a search key named '" + printable(key) + "' (there are: "
+                    : "no source has a search key named '" + Text.shown(key, 64) + "' (there are: "
                     + String.join(", ", known) + ")");
         }
         return named;
@@ -158,7 +159,7 @@ public class SearchKeys implements SettingsCheck {
                         + " in a search, and must be unique within the source"
                         : null;
                 if (problem != null) {
-                    problems.add(SettingsCheck.setting(property) + ": '" + printable(pointer) + "' " + problem);
+                    problems.add(SettingsCheck.setting(property) + ": '" + Text.shown(pointer, 64) + "' " + problem);
                     continue;
                 }
                 lastSegments.put(lastSegment(pointer), pointer);
@@ -175,8 +176,4 @@ public class SearchKeys implements SettingsCheck {
         return problems;
     }
 
-    private static String printable(String value) {
-        String shown = value.length() > 64 ? value.substring(0, 64) + "..." : value;
-        return shown.replaceAll("[^\\p{Graph} ]", "?");
-    }
 }

@@ -1,5 +1,6 @@
 package dev.hookstile.source.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.source.SourceConfigurationException;
 
 import dev.hookstile.source.Source;
@@ -151,7 +152,7 @@ public class Sources implements SettingsCheck {
                 continue;
             }
             if (!NAME.matcher(name).matches()) {
-                problems.add(setting(PREFIX) + ": the source name '" + printable(raw)
+                problems.add(setting(PREFIX) + ": the source name '" + Text.shown(raw, 64)
                         + "' is invalid: use lower-case letters, digits and '-', at most 63 characters");
                 continue;
             }
@@ -191,7 +192,7 @@ public class Sources implements SettingsCheck {
             return Optional.of(type.cast(type == Integer.class ? (Object) Integer.valueOf(text.get())
                     : (Object) Long.valueOf(text.get())));
         } catch (NumberFormatException e) {
-            throw problem(property, "'" + printable(text.get()) + "' is not a whole number");
+            throw problem(property, "'" + Text.shown(text.get(), 64) + "' is not a whole number");
         }
     }
 
@@ -204,11 +205,6 @@ public class Sources implements SettingsCheck {
         return new SourceConfigurationException(setting(property) + ": " + text);
     }
 
-    /** An operator's value quoted in a problem: bounded, and without control characters that could forge lines. */
-    private static String printable(String value) {
-        String visible = value.replaceAll("\\p{Cntrl}", "?");
-        return visible.length() > 64 ? visible.substring(0, 64) + "..." : visible;
-    }
 
     private Source read(String name) {
         String key = PREFIX + "." + name + ".";
@@ -217,7 +213,7 @@ public class Sources implements SettingsCheck {
                 .orElseThrow(() -> problem(key + "provider", "source '" + name + "' has no provider: set one of "
                         + String.join(", ", Providers.names())));
         Provider provider = Providers.byName(providerName.toLowerCase(Locale.ROOT))
-                .orElseThrow(() -> problem(key + "provider", "unknown provider '" + printable(providerName) + "' ("
+                .orElseThrow(() -> problem(key + "provider", "unknown provider '" + Text.shown(providerName, 64) + "' ("
                         + String.join(", ", Providers.names()) + ")"));
         // _SECRETS: comma-separated, "\," a comma inside a secret (MicroProfile Config's list syntax);
         // _SECRETS_FILE: one secret per line, a comma is part of the secret.
@@ -410,7 +406,7 @@ public class Sources implements SettingsCheck {
             try {
                 perSecond = Destination.Pace.perSecond(rate.get());
             } catch (IllegalArgumentException e) {
-                throw problem(key + "destination-rate", e.getMessage() + ", not '" + printable(rate.get()) + "'");
+                throw problem(key + "destination-rate", e.getMessage() + ", not '" + Text.shown(rate.get(), 64) + "'");
             }
         }
         int concurrency = number(key + "destination-concurrency", Integer.class).orElse(0);

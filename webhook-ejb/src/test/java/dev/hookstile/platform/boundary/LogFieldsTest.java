@@ -1,5 +1,6 @@
 package dev.hookstile.platform.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.api.WebhookEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -109,7 +110,7 @@ class LogFieldsTest {
 
     @Test
     void printableTextHasNoCharacterThatCouldEndTheLineRecolourItOrFillAPlaceholder() {
-        String printable = LogFields.printable(HOSTILE);
+        String printable = Text.escaped(HOSTILE);
 
         assertEquals("evt \"quoted\" \\u007b0\\u007d \\u007b0,choice,x\\u007d it's \\\\ \u00e9\\u2028\\u0085\\u009b"
                 + "\\u202e\\u001b[31m", printable);
@@ -118,15 +119,15 @@ class LogFieldsTest {
 
     @Test
     void quotedTextCannotCloseItsQuotes() {
-        assertEquals("\"a\\\" attempt=9 \\\\\"", LogFields.quoted("a\" attempt=9 \\"));
+        assertEquals("\"a\\\" attempt=9 \\\\\"", Text.quoted("a\" attempt=9 \\"));
         assertEquals("it/\"evt_1\"", LogFields.name("it", "evt_1"));
     }
 
     @Test
     void ordinaryTextIsLeftAsItIs() {
         String id = "evt_1NG8Du2eZvKYlo2CUI79vXWy";
-        assertSame(id, LogFields.printable(id));
-        assertEquals("order 42 \u00e9\u20ac", LogFields.printable("order 42 \u00e9\u20ac"));
+        assertSame(id, Text.escaped(id));
+        assertEquals("order 42 \u00e9\u20ac", Text.escaped("order 42 \u00e9\u20ac"));
     }
 
     @Test

@@ -295,18 +295,22 @@ class SourcesTest {
 
     @Test
     void rejectsSourceNameStartingWithHyphen() {
-        failure(Map.of(
+        var e = failure(Map.of(
                 "hookstile.sources", "-gh",
                 "hookstile.sources.-gh.provider", "github",
                 "hookstile.sources.-gh.secrets", "s"));
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES") && e.getMessage().contains("'-gh' is invalid"),
+                e.getMessage());
     }
 
     @Test
     void rejectsSourceNameWithPathCharacters() {
-        failure(Map.of(
+        var e = failure(Map.of(
                 "hookstile.sources", "../gh",
                 "hookstile.sources.../gh.provider", "github",
                 "hookstile.sources.../gh.secrets", "s"));
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES") && e.getMessage().contains("'../gh' is invalid"),
+                e.getMessage());
     }
 
     @Test
@@ -319,10 +323,11 @@ class SourcesTest {
         assertTrue(sources.find(name63).isPresent());
 
         String name64 = "a".repeat(64);
-        failure(Map.of(
+        var e = failure(Map.of(
                 "hookstile.sources", name64,
                 "hookstile.sources." + name64 + ".provider", "github",
                 "hookstile.sources." + name64 + ".secrets", "s"));
+        assertTrue(e.getMessage().contains("at most 63 characters"), e.getMessage());
     }
 
     @Test
@@ -417,11 +422,12 @@ class SourcesTest {
 
     @Test
     void rejectsNegativeTolerance() {
-        failure(Map.of(
+        var e = failure(Map.of(
                 "hookstile.sources", "billing",
                 "hookstile.sources.billing.provider", "stripe",
                 "hookstile.sources.billing.secrets", "whsec_abc",
                 "hookstile.sources.billing.tolerance-seconds", "-300"));
+        assertTrue(e.getMessage().contains("HOOKSTILE_SOURCES_BILLING_TOLERANCE_SECONDS"), e.getMessage());
     }
 
     @Test

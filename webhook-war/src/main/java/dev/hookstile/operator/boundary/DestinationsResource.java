@@ -1,5 +1,6 @@
 package dev.hookstile.operator.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.outbox.boundary.Breakers;
 import dev.hookstile.outbox.boundary.Forwardings;
@@ -48,7 +49,7 @@ public class DestinationsResource {
     Breakers breakers;
 
     @Inject
-    Forwardings deliveries;
+    Forwardings forwardings;
 
     @GET
     public Response list() {
@@ -63,18 +64,18 @@ public class DestinationsResource {
     @POST
     @Path("{source}/pause")
     public Response pause(@PathParam("source") String source) {
-        return change(source, "pause", url -> deliveries.pause(source, url, Instant.now()));
+        return change(source, "pause", url -> forwardings.pause(source, url, Instant.now()));
     }
 
     /** {@code POST /api/destinations/{source}/resume}: what it held is sent in order of creation, at its pace. */
     @POST
     @Path("{source}/resume")
     public Response resume(@PathParam("source") String source) {
-        return change(source, "resume", url -> deliveries.resume(source, url));
+        return change(source, "resume", url -> forwardings.resume(source, url));
     }
 
     private Response change(String source, String action, java.util.function.Consumer<String> change) {
-        Optional<Source> found = QueryParameters.printable(source) ? sources.find(source) : Optional.empty();
+        Optional<Source> found = Text.withoutControls(source) ? sources.find(source) : Optional.empty();
         if (found.isEmpty() || found.get().destination() == null) {
             return Problems.of(404, "destination-not-found", "Destination not found", "no source of this name "
                     + "forwards to an HTTP destination (HOOKSTILE_SOURCES_<NAME>_DESTINATION_URL)",
@@ -84,12 +85,12 @@ public class DestinationsResource {
         change.accept(url);
         LogFields.of("source", source).log(LOG, Level.INFO, () -> "Destination of source " + source + " "
                 + (action.equals("pause") ? "paused" : "resumed") + " by an operator");
-        return Response.ok(view(found.get(), deliveries.paused())).build();
+        return Response.ok(view(found.get(), forwardings.paused())).build();
     }
 
     List<View> views() {
         List<View> views = new ArrayList<>();
-        Map<List<String>, Instant> paused = deliveries.paused();
+        Map<List<String>, Instant> paused = forwardings.paused();
         for (Source source : sources.all()) {
             if (source.destination() != null) {
                 views.add(view(source, paused));
@@ -108,8 +109,8 @@ public class DestinationsResource {
         // Scheme, host and port only: the path may be the destination's secret (the breaker and the counts still go
         // by the whole URL, as stored).
         return new View(source.name(), "http", Redacted.endpoint(url), breakers.of(url).label(),
-                deliveries.count(source.name(), url, Forwarding.PENDING, EventCounts.COUNT_LIMIT),
-                deliveries.count(source.name(), url, Forwarding.DEAD, EventCounts.COUNT_LIMIT),
+                forwardings.count(source.name(), url, Forwarding.PENDING, EventCounts.COUNT_LIMIT),
+                forwardings.count(source.name(), url, Forwarding.DEAD, EventCounts.COUNT_LIMIT),
                 since != null, since == null ? null : since.toString(),
                 source.destination().pace().limited() ? source.destination().pace().perSecond() : null,
                 source.destination().pace().concurrency() > 0 ? source.destination().pace().concurrency() : null);

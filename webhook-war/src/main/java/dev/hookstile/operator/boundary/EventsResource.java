@@ -1,5 +1,6 @@
 package dev.hookstile.operator.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.source.JsonMatch;
@@ -94,7 +95,7 @@ public class EventsResource {
     @GET
     @Path("{source}/{eventId}")
     public Response detail(@PathParam("source") String source, @PathParam("eventId") String eventId) {
-        if (!QueryParameters.printable(source) || !QueryParameters.printable(eventId)) {
+        if (!Text.withoutControls(source) || !Text.withoutControls(eventId)) {
             return notFound(source, eventId);
         }
         return events.find(source, eventId)
@@ -107,11 +108,11 @@ public class EventsResource {
     public Response replay(@PathParam("source") String source, @PathParam("eventId") String eventId,
                            @HeaderParam("Idempotency-Key") String idempotencyKey) {
         String instance = "/api/events/" + source + "/" + eventId + "/replay";
-        if (!QueryParameters.printable(source) || !QueryParameters.printable(eventId)) {
+        if (!Text.withoutControls(source) || !Text.withoutControls(eventId)) {
             return notFound(source, eventId);
         }
         if (idempotencyKey != null && (idempotencyKey.isEmpty() || idempotencyKey.length() > 255
-                || !QueryParameters.printable(idempotencyKey))) {
+                || !Text.withoutControls(idempotencyKey))) {
             return Problems.of(400, "invalid-idempotency-key", "Invalid idempotency key",
                     "Idempotency-Key must be 1 to 255 printable characters", instance).build();
         }
@@ -223,14 +224,10 @@ public class EventsResource {
         }
     }
 
-    private static String printable(String value) {
-        String cut = value.length() > 255 ? value.substring(0, 255) + "..." : value;
-        return cut.replaceAll("\\p{Cntrl}", "?");
-    }
 
     private static Response notFound(String source, String eventId) {
         return Problems.of(404, "event-not-found", "Event not found",
-                "no event " + printable(eventId) + " is recorded for source " + printable(source),
+                "no event " + Text.shown(eventId, 255) + " is recorded for source " + Text.shown(source, 255),
                 "/api/events/" + source + "/" + eventId).build();
     }
 

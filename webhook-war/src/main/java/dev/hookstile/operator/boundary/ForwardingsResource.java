@@ -21,17 +21,20 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The outbox for operators, shaped like {@code /api/events}: a filtered, keyset-paginated list of deliveries to
- * destinations, one delivery, and sending a delivered or dead one again.
+ * The outbox for operators, shaped like {@code /api/events}: a filtered, keyset-paginated list of forwardings to
+ * destinations (handlers' effects and notifications included), one forwarding, and sending a delivered or dead one
+ * again. {@link DeliveriesAlias} serves the same under the path it had before, {@code /api/deliveries}.
  */
 @OperatorOnly
-@Path("api/deliveries")
+@Path("api/forwardings")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
-public class DeliveriesResource {
+public class ForwardingsResource {
+
+    static final String PATH = "/api/forwardings";
 
     @Inject
-    Forwardings deliveries;
+    Forwardings forwardings;
 
     @GET
     public Response list(@QueryParam("source") String source, @QueryParam("status") String status,
@@ -47,9 +50,9 @@ public class DeliveriesResource {
                     QueryParameters.instant("since", since), QueryParameters.instant("until", until),
                     QueryParameters.cursor(after), QueryParameters.limit(limit, 50, ForwardingQuery.MAX_LIMIT));
         } catch (IllegalArgumentException e) {
-            return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/deliveries").build();
+            return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), PATH).build();
         }
-        List<Forwarding> page = deliveries.list(query);
+        List<Forwarding> page = forwardings.list(query);
         String next = page.size() == query.limit() ? Long.toString(page.get(page.size() - 1).id()) : null;
         return Response.ok(new Page(page.stream().map(View::of).toList(), next)).build();
     }
@@ -58,8 +61,8 @@ public class DeliveriesResource {
     @Path("{id}")
     public Response detail(@PathParam("id") String id) {
         Long key = QueryParameters.id(id);
-        return key == null ? notFound(id) : deliveries.find(key)
-                .map(delivery -> Response.ok(View.of(delivery)).build())
+        return key == null ? notFound(id) : forwardings.find(key)
+                .map(forwarding -> Response.ok(View.of(forwarding)).build())
                 .orElseGet(() -> notFound(id));
     }
 
@@ -70,25 +73,25 @@ public class DeliveriesResource {
         if (key == null) {
             return notFound(id);
         }
-        return switch (deliveries.replay(key, Instant.now())) {
+        return switch (forwardings.replay(key, Instant.now())) {
             case QUEUED -> Response.accepted(new Pending("pending", key)).build();
             case ALREADY_PENDING -> Problems.of(409, "already-pending", "Already pending",
-                    "the delivery is pending: the relay sends it; replay it once it is delivered or dead",
-                    "/api/deliveries/" + key + "/replay").build();
+                    "the forwarding is pending: the relay sends it; replay it once it is delivered or dead",
+                    PATH + "/" + key + "/replay").build();
             case FILTERED -> Problems.of(409, "not-forwarded", "Not forwarded",
                     "the destination's filter does not match the event's body (its _DESTINATION_FILTER): it is not sent,"
-                            + " and a replay would not change that", "/api/deliveries/" + key + "/replay").build();
+                            + " and a replay would not change that", PATH + "/" + key + "/replay").build();
             case NOT_FOUND -> notFound(id);
         };
     }
 
-    /** A page of {@code GET /api/deliveries}; {@code next} is the cursor of the following page, absent on the last. */
-    @JsonbPropertyOrder({"deliveries", "next"})
-    public record Page(List<View> deliveries, String next) {
+    /** A page of {@code GET /api/forwardings}; {@code next} is the cursor of the following page, absent on the last. */
+    @JsonbPropertyOrder({"forwardings", "next"})
+    public record Page(List<View> forwardings, String next) {
     }
 
     /**
-     * One delivery. {@code effect} only for a handler's effect (n of the event, from 1), {@code nextAttemptAt} only
+     * One forwarding. {@code effect} only for a handler's effect (n of the event, from 1), {@code nextAttemptAt} only
      * while pending; absent values are left out.
      */
     @JsonbPropertyOrder({"id", "source", "eventId", "destination", "status", "attempts", "createdAt", "effect", "type",
@@ -97,16 +100,16 @@ public class DeliveriesResource {
                        String createdAt, Integer effect, String type, String nextAttemptAt, String deliveredAt,
                        String lastError) {
 
-        static View of(Forwarding delivery) {
+        static View of(Forwarding forwarding) {
             // The URL is kept whole to send to it; an answer shows its scheme, host and port only: a destination's or
             // the notification endpoint's path may be its secret (a chat's incoming webhook), and a failure's message
             // may quote the URL.
-            return new View(delivery.id(), delivery.source(), delivery.eventId(),
-                    Redacted.endpoint(delivery.destination()),
-                    delivery.status(), delivery.attempts(), delivery.createdAt().toString(),
-                    delivery.effect() > 0 ? delivery.effect() : null, delivery.type(),
-                    "pending".equals(delivery.status()) ? text(delivery.nextAttemptAt()) : null,
-                    text(delivery.deliveredAt()), Redacted.endpoint(delivery.lastError()));
+            return new View(forwarding.id(), forwarding.source(), forwarding.eventId(),
+                    Redacted.endpoint(forwarding.destination()),
+                    forwarding.status(), forwarding.attempts(), forwarding.createdAt().toString(),
+                    forwarding.effect() > 0 ? forwarding.effect() : null, forwarding.type(),
+                    "pending".equals(forwarding.status()) ? text(forwarding.nextAttemptAt()) : null,
+                    text(forwarding.deliveredAt()), Redacted.endpoint(forwarding.lastError()));
         }
 
         private static String text(Instant time) {
@@ -114,14 +117,14 @@ public class DeliveriesResource {
         }
     }
 
-    /** The answer to a replay: the delivery is pending again. */
+    /** The answer to a replay: the forwarding is pending again. */
     public record Pending(String status, long id) {
     }
 
     private static Response notFound(String id) {
         String shown = id.length() > 40 ? id.substring(0, 40) + "..." : id;
-        return Problems.of(404, "delivery-not-found", "Forwarding not found",
-                "no delivery " + shown.replaceAll("\\p{Cntrl}", "?") + " is recorded", "/api/deliveries/" + id)
+        return Problems.of(404, "forwarding-not-found", "Forwarding not found",
+                "no forwarding " + shown.replaceAll("\\p{Cntrl}", "?") + " is recorded", PATH + "/" + id)
                 .build();
     }
 }

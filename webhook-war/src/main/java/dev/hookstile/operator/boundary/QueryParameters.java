@@ -1,5 +1,6 @@
 package dev.hookstile.operator.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.events.entity.EventStatus;
@@ -30,7 +31,7 @@ final class QueryParameters {
             return null;
         }
         // Before trimming: trim() would silently drop a NUL or any other control character at either end.
-        if (!printable(value)) {
+        if (!Text.withoutControls(value)) {
             throw new IllegalArgumentException(name + " contains a control character");
         }
         String trimmed = value.trim();
@@ -41,11 +42,6 @@ final class QueryParameters {
             throw new IllegalArgumentException(name + " is longer than " + maxLength + " characters");
         }
         return trimmed;
-    }
-
-    /** Whether a path value could name a recorded source, event or job at all. */
-    static boolean printable(String value) {
-        return value.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
     }
 
     static EventStatus status(String value) {
@@ -97,7 +93,7 @@ final class QueryParameters {
         if (eventId == null || eventId.isEmpty()) {
             return null;
         }
-        if (!printable(eventId) || eventId.length() > MAX_TEXT) {
+        if (!Text.withoutControls(eventId) || eventId.length() > MAX_TEXT) {
             throw new IllegalArgumentException("eventId must be 1 to " + MAX_TEXT + " printable characters");
         }
         return eventId;
@@ -142,7 +138,7 @@ final class QueryParameters {
             return null;
         }
         int colon = text.indexOf(':');
-        if (colon <= 0 || text.length() > MAX_KEY || !printable(text)) {
+        if (colon <= 0 || text.length() > MAX_KEY || !Text.withoutControls(text)) {
             throw new IllegalArgumentException("key must be a search key and a value, e.g. customer:cus_9 or"
                     + " /data/object/customer:cus_9, at most " + MAX_KEY + " printable characters");
         }
@@ -159,7 +155,7 @@ final class QueryParameters {
             return null;
         }
         int colon = text.indexOf(':');
-        if (colon <= 0 || text.length() > MAX_KEY || !printable(text)) {
+        if (colon <= 0 || text.length() > MAX_KEY || !Text.withoutControls(text)) {
             throw new IllegalArgumentException("header must be a header's name and value, e.g. x-github-event:push, at"
                     + " most " + MAX_KEY + " printable characters");
         }

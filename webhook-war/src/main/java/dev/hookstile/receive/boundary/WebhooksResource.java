@@ -1,5 +1,6 @@
 package dev.hookstile.receive.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
 import dev.hookstile.ingest.boundary.Ingest;
 import dev.hookstile.ingest.boundary.Receipt;
@@ -105,8 +106,8 @@ public class WebhooksResource {
                 rejected.body()));
         // The source and the detail come from the request (an unknown source is any path segment).
         LogFields.of(LogFields.SOURCE, source).and("rejection", reason.slug()).log(LOG, Level.FINE,
-                () -> "Refused a delivery to " + LogFields.quoted(source) + ": " + reason.slug() + " "
-                        + LogFields.printable(rejected.detail()));
+                () -> "Refused a delivery to " + Text.quoted(source) + ": " + reason.slug() + " "
+                        + Text.escaped(rejected.detail()));
         var problem = Problems.of(reason.status(), reason.slug(), reason.title(), rejected.detail(),
                 "/webhooks/" + source);
         if (reason == Rejection.BODY_BUFFERS_FULL || reason == Rejection.BODY_TIMEOUT) {

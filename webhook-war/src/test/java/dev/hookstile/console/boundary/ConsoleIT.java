@@ -400,7 +400,7 @@ class ConsoleIT extends DeployedHookstile {
     }
 
     @Test
-    void aDestinationIsPausedAndResumedFromTheForwardingsPageEachAfterAConfirmation() {
+    void aDestinationIsPausedAndResumedFromTheForwardingsPageEachAfterAConfirmationAndTheOverviewShowsItPaused() {
         signIn();
 
         browser.link("Forwardings").click();
@@ -412,6 +412,13 @@ class ConsoleIT extends DeployedHookstile {
         browser.within(pause).button("Confirm").click();
         browser.awaitText("Paused: its forwardings are held.");
         assertTrue(destinationPaused("fwdhold"), "paused on the server");
+        // The overview says so too, with what it holds, and leads back to it.
+        browser.link("Overview").click();
+        browser.heading("Overview");
+        browser.awaitText("Paused destinations");
+        browser.awaitText("held");
+        browser.link("Forwardings").click();
+        browser.heading("Forwardings");
 
         browser.button("Resume the destination of fwdhold").click();
         WebElement resume = browser.await("the resume's confirmation", d -> browser.driver()
@@ -510,7 +517,7 @@ class ConsoleIT extends DeployedHookstile {
         destination.start();
         try {
             send("fwd", id, "invoice.paid");
-            awaitDelivery(id, "dead");
+            awaitForwarding(id, "dead");
             signIn();
 
             browser.link("Forwardings").click();
@@ -523,7 +530,7 @@ class ConsoleIT extends DeployedHookstile {
             browser.confirm("Confirm");
 
             browser.awaitText("Pending again");
-            awaitDelivery(id, "delivered");
+            awaitForwarding(id, "delivered");
             assertEquals(2, requests.get(), "refused once, then delivered by the replay");
             browser.console("#/forwardings?source=fwd");
             browser.heading("Forwardings");
@@ -794,13 +801,13 @@ class ConsoleIT extends DeployedHookstile {
     }
 
     /** Waits until the API lists the event's forwarding with this status; answers it. */
-    private JsonObject awaitDelivery(String eventId, String status) {
+    private JsonObject awaitForwarding(String eventId, String status) {
         long deadline = System.nanoTime() + PROCESSING.toNanos();
         JsonObject last = null;
         while (System.nanoTime() < deadline) {
-            HttpResponse<String> page = webhooks.send(webhooks.operator("api/deliveries?source=fwd&limit=100").GET());
+            HttpResponse<String> page = webhooks.send(webhooks.operator("api/forwardings?source=fwd&limit=100").GET());
             assertEquals(200, page.statusCode(), page.body());
-            last = Webhooks.json(page.body()).getJsonArray("deliveries").stream()
+            last = Webhooks.json(page.body()).getJsonArray("forwardings").stream()
                     .map(jakarta.json.JsonValue::asJsonObject)
                     .filter(d -> eventId.equals(d.getString("eventId", ""))).findFirst().orElse(null);
             if (last != null && status.equals(last.getString("status"))) {

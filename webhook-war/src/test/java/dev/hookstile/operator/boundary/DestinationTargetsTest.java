@@ -48,7 +48,7 @@ class DestinationTargetsTest {
             }
         };
         resource.breakers = new Breakers();
-        resource.deliveries = new Forwardings() {
+        resource.forwardings = new Forwardings() {
             @Override
             public long count(String source, String destination, String status, int limit) {
                 return 0;

@@ -7,15 +7,15 @@ import java.time.Instant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-class DeliveriesResourceTest {
+class ForwardingsResourceTest {
 
     @Test
-    void aDeliveryShowsItsDestinationAsSchemeHostAndPortOnly() {
-        var delivery = new Forwarding(7, "fwd", "evt-1", "invoice.paid",
+    void aForwardingShowsItsDestinationAsSchemeHostAndPortOnly() {
+        var forwarding = new Forwarding(7, "fwd", "evt-1", "invoice.paid",
                 "https://relay:pa55word@example.com:8443/in/t0ken?token=t0ken", "dead", 3, Instant.EPOCH, null, null,
                 "HTTP 401", 0);
 
-        DeliveriesResource.View view = DeliveriesResource.View.of(delivery);
+        ForwardingsResource.View view = ForwardingsResource.View.of(forwarding);
 
         assertEquals("https://example.com:8443", view.destination());
     }
@@ -27,7 +27,7 @@ class DeliveriesResourceTest {
                 Instant.EPOCH, null, "HttpConnectTimeoutException: HTTP connect timed out to "
                 + "https://hooks.slack.com/services/T0000/B0000/XXXXs3cretXXXX", 0);
 
-        DeliveriesResource.View view = DeliveriesResource.View.of(notification);
+        ForwardingsResource.View view = ForwardingsResource.View.of(notification);
 
         assertEquals("https://hooks.slack.com", view.destination());
         assertEquals("HttpConnectTimeoutException: HTTP connect timed out to https://hooks.slack.com",

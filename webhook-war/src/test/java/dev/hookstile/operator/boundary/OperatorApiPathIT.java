@@ -64,6 +64,7 @@ class OperatorApiPathIT extends DeployedHookstile {
             "api//sources",
             "api/events?source=it",
             "api/deliveries",
+            "api/forwardings",
             "api/replays/1",
             "%2Fapi/sources",
             "%2fapi/events",

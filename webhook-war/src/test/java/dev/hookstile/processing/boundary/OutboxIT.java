@@ -158,12 +158,12 @@ class OutboxIT extends DeployedHookstile {
         webhooks.awaitRecorded("fwdlive", live, completed(), DELIVERY);
         // No handler takes this source's events: forwarded counts as handled, the other one is ignored.
         webhooks.awaitRecorded("fwdlive", test, state -> "ignored".equals(state.getString("status")), DELIVERY);
-        JsonObject kept = awaitDelivery("fwdlive", test, "filtered");
+        JsonObject kept = awaitForwarding("fwdlive", test, "filtered");
         assertTrue(kept.getString("lastError").contains("HOOKSTILE_SOURCES_FWDLIVE_DESTINATION_FILTER"), kept.toString());
         assertEquals(0, kept.getInt("attempts"));
         // Recorded filtered in the try's transaction, never due: the relay, which sent the live one, never takes it.
         assertFalse(received.containsKey("fwdlive:" + test), "never sent");
-        HttpResponse<String> replay = webhooks.send(webhooks.operator("api/deliveries/" + kept.getJsonNumber("id")
+        HttpResponse<String> replay = webhooks.send(webhooks.operator("api/forwardings/" + kept.getJsonNumber("id")
                 + "/replay").POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
         assertEquals(409, replay.statusCode(), replay.body());
         assertTrue(replay.body().contains("not-forwarded"), replay.body());
@@ -190,7 +190,7 @@ class OutboxIT extends DeployedHookstile {
                 .orElseThrow();
         assertTrue(listed.getBoolean("paused") && listed.getInt("pending") >= 3, "paused, holding them: " + listed);
         for (String id : ids) {
-            JsonObject held = awaitDelivery("fwdhold", id, "pending");
+            JsonObject held = awaitForwarding("fwdhold", id, "pending");
             assertEquals(0, held.getInt("attempts"), "a pause is no attempt");
         }
 
@@ -271,22 +271,22 @@ class OutboxIT extends DeployedHookstile {
         assertEquals(202, webhooks.send(webhooks.standard("fwd", id, "{\"type\":\"invoice.paid\"}")).statusCode());
         await("fwd:" + id, 1);
 
-        JsonObject dead = awaitDelivery(id, "dead");
+        JsonObject dead = awaitForwarding(id, "dead");
         assertEquals(1, dead.getInt("attempts"));
         assertEquals("invoice.paid", dead.getString("type"));
         assertTrue(dead.getString("lastError").contains("400"), dead.toString());
-        long deliveryId = dead.getJsonNumber("id").longValue();
-        assertEquals(dead, operatorJson("api/deliveries/" + deliveryId, 200), "one delivery reads as listed");
+        long deadId = dead.getJsonNumber("id").longValue();
+        assertEquals(dead, operatorJson("api/forwardings/" + deadId, 200), "one forwarding reads as listed");
 
         fixed.add(id);
-        HttpResponse<String> replay = webhooks.send(webhooks.operator("api/deliveries/" + deliveryId + "/replay")
+        HttpResponse<String> replay = webhooks.send(webhooks.operator("api/forwardings/" + deadId + "/replay")
                 .POST(HttpRequest.BodyPublishers.noBody()));
         assertEquals(202, replay.statusCode(), replay.body());
 
         List<Received> copies = await("fwd:" + id, 2);
         assertEquals(copies.get(0).header("Idempotency-Key"), copies.get(1).header("Idempotency-Key"));
-        JsonObject delivered = awaitDelivery(id, "delivered");
-        assertEquals(deliveryId, delivered.getJsonNumber("id").longValue());
+        JsonObject delivered = awaitForwarding(id, "delivered");
+        assertEquals(deadId, delivered.getJsonNumber("id").longValue());
         assertEquals(1, delivered.getInt("attempts"), "counted afresh by the replay");
         assertTrue(delivered.containsKey("deliveredAt"));
         Webhooks.sleep(Duration.ofSeconds(2));
@@ -294,26 +294,46 @@ class OutboxIT extends DeployedHookstile {
     }
 
     @Test
-    void deliveriesPageNewestFirstAndRefuseWhatCannotBeAQuery() {
+    void forwardingsPageNewestFirstAndRefuseWhatCannotBeAQuery() {
         for (int i = 0; i < 2; i++) {
             String id = "ok-" + UUID.randomUUID();
             assertEquals(202, webhooks.send(webhooks.standard("fwd", id, "{\"type\":\"invoice.paid\"}")).statusCode());
-            awaitDelivery(id, "delivered");
+            awaitForwarding(id, "delivered");
         }
-        JsonObject first = operatorJson("api/deliveries?source=fwd&limit=1", 200);
-        JsonObject second = operatorJson("api/deliveries?source=fwd&limit=1&after=" + first.getString("next"), 200);
-        long newest = first.getJsonArray("deliveries").getJsonObject(0).getJsonNumber("id").longValue();
-        long older = second.getJsonArray("deliveries").getJsonObject(0).getJsonNumber("id").longValue();
+        JsonObject first = operatorJson("api/forwardings?source=fwd&limit=1", 200);
+        JsonObject second = operatorJson("api/forwardings?source=fwd&limit=1&after=" + first.getString("next"), 200);
+        long newest = first.getJsonArray("forwardings").getJsonObject(0).getJsonNumber("id").longValue();
+        long older = second.getJsonArray("forwardings").getJsonObject(0).getJsonNumber("id").longValue();
         assertTrue(older < newest, "the second page continues below the first: " + older + " after " + newest);
 
-        assertTrue(operatorJson("api/deliveries?status=sent", 400).getString("type").endsWith(":invalid-query"));
-        assertEquals(400, operator("api/deliveries?after=yesterday").statusCode());
-        assertEquals(400, operator("api/deliveries?limit=501").statusCode());
-        assertEquals(404, operator("api/deliveries/abc").statusCode());
-        HttpResponse<String> missing = webhooks.send(webhooks.operator("api/deliveries/987654321987/replay")
+        assertTrue(operatorJson("api/forwardings?status=sent", 400).getString("type").endsWith(":invalid-query"));
+        assertEquals(400, operator("api/forwardings?after=yesterday").statusCode());
+        assertEquals(400, operator("api/forwardings?limit=501").statusCode());
+        assertEquals(404, operator("api/forwardings/abc").statusCode());
+        HttpResponse<String> missing = webhooks.send(webhooks.operator("api/forwardings/987654321987/replay")
                 .POST(HttpRequest.BodyPublishers.noBody()));
         assertEquals(404, missing.statusCode());
         assertTrue(missing.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
+        assertEquals(401, webhooks.get("api/forwardings").statusCode(), "the operator API stays locked");
+    }
+
+    @Test
+    void theFormerPathOfForwardingsAnswersTheSameForOneReleaseSayingItIsDeprecated() {
+        String id = "ok-" + UUID.randomUUID();
+        assertEquals(202, webhooks.send(webhooks.standard("fwd", id, "{\"type\":\"invoice.paid\"}")).statusCode());
+        awaitForwarding(id, "delivered");
+
+        HttpResponse<String> former = operator("api/deliveries?source=fwd&eventId=" + id);
+
+        assertEquals(200, former.statusCode(), former.body());
+        assertEquals(operatorJson("api/forwardings?source=fwd&eventId=" + id, 200).getJsonArray("forwardings"),
+                Webhooks.json(former.body()).getJsonArray("deliveries"), "the same forwardings, under their old name");
+        assertEquals("true", former.headers().firstValue("Deprecation").orElse(""));
+        assertEquals("</api/forwardings>; rel=\"successor-version\"", former.headers().firstValue("Link").orElse(""));
+        long forwardingId = Webhooks.json(former.body()).getJsonArray("deliveries").getJsonObject(0)
+                .getJsonNumber("id").longValue();
+        assertEquals(operatorJson("api/forwardings/" + forwardingId, 200),
+                Webhooks.json(operator("api/deliveries/" + forwardingId).body()));
         assertEquals(401, webhooks.get("api/deliveries").statusCode(), "the operator API stays locked");
     }
 
@@ -335,8 +355,8 @@ class OutboxIT extends DeployedHookstile {
         Webhooks.sleep(Duration.ofSeconds(4));
         assertEquals(5, requestsToDown.get(), "five failures in a row, then no request while the breaker is open");
 
-        List<JsonObject> pending = operatorJson("api/deliveries?source=fwddown&limit=500", 200)
-                .getJsonArray("deliveries").getValuesAs(JsonObject.class).stream()
+        List<JsonObject> pending = operatorJson("api/forwardings?source=fwddown&limit=500", 200)
+                .getJsonArray("forwardings").getValuesAs(JsonObject.class).stream()
                 .filter(d -> ids.contains(d.getString("eventId"))).toList();
         assertEquals(8, pending.size(), "every forwarding scheduled: " + pending);
         assertTrue(pending.stream().allMatch(d -> d.getString("status").equals("pending")), pending.toString());
@@ -357,7 +377,7 @@ class OutboxIT extends DeployedHookstile {
         assertEquals("paid: " + id, new String(mail.body(), StandardCharsets.UTF_8));
         assertEquals("text/plain", mail.header("Content-Type"));
 
-        JsonObject delivered = awaitDelivery("fx", id, "delivered");
+        JsonObject delivered = awaitForwarding("fx", id, "delivered");
         assertTrue(delivered.getInt("effect") >= 1, delivered.toString());
         Webhooks.sleep(Duration.ofSeconds(2));
         assertEquals(1, effects.get("fx:" + id + ":effect-1").size(), "delivered, so sent once");
@@ -375,15 +395,15 @@ class OutboxIT extends DeployedHookstile {
         webhooks.awaitRecorded("fx", id, completed(), DELIVERY);
         webhooks.awaitRecorded("fx", other, completed(), DELIVERY);
 
-        List<JsonObject> found = operatorJson("api/deliveries?source=fx&eventId=" + id, 200)
-                .getJsonArray("deliveries").getValuesAs(JsonObject.class);
+        List<JsonObject> found = operatorJson("api/forwardings?source=fx&eventId=" + id, 200)
+                .getJsonArray("forwardings").getValuesAs(JsonObject.class);
 
         assertEquals(List.of(id, id), found.stream().map(d -> d.getString("eventId")).toList(), found.toString());
         assertEquals(Set.of(1, 2), found.stream().map(d -> d.getInt("effect")).collect(Collectors.toSet()),
                 "both of its handler's effects, newest first: " + found);
-        assertEquals(0, operatorJson("api/deliveries?source=fwd&eventId=" + id, 200).getJsonArray("deliveries")
+        assertEquals(0, operatorJson("api/forwardings?source=fwd&eventId=" + id, 200).getJsonArray("forwardings")
                 .size(), "the same id under another source is another event");
-        JsonObject refused = operatorJson("api/deliveries?eventId=" + id, 400);
+        JsonObject refused = operatorJson("api/forwardings?eventId=" + id, 400);
         assertTrue(refused.getString("detail").contains("source"), refused.toString());
     }
 
@@ -429,16 +449,16 @@ class OutboxIT extends DeployedHookstile {
         throw new AssertionError("no effect " + key + " within " + DELIVERY.toSeconds() + " s; got " + effects.keySet());
     }
 
-    private JsonObject awaitDelivery(String eventId, String status) {
-        return awaitDelivery("fwd", eventId, status);
+    private JsonObject awaitForwarding(String eventId, String status) {
+        return awaitForwarding("fwd", eventId, status);
     }
 
-    private JsonObject awaitDelivery(String source, String eventId, String status) {
+    private JsonObject awaitForwarding(String source, String eventId, String status) {
         long deadline = System.nanoTime() + DELIVERY.toNanos();
         JsonObject last = null;
         while (System.nanoTime() < deadline) {
-            last = operatorJson("api/deliveries?source=" + source + "&type=invoice.paid&limit=500", 200)
-                    .getJsonArray("deliveries").getValuesAs(JsonObject.class).stream()
+            last = operatorJson("api/forwardings?source=" + source + "&type=invoice.paid&limit=500", 200)
+                    .getJsonArray("forwardings").getValuesAs(JsonObject.class).stream()
                     .filter(d -> d.getString("eventId").equals(eventId)).findFirst().orElse(null);
             if (last != null && last.getString("status").equals(status)) {
                 return last;

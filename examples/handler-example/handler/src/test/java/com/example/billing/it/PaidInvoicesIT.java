@@ -128,7 +128,7 @@ class PaidInvoicesIT {
         assertEquals("dead", dead.status(), dead::toString);
         assertTrue(dead.lastError().contains("rejected by the ledger"), dead::toString);
         assertEquals(List.of(), rows(event));
-        assertEquals(0, hookstile.deliveries("billing", event).size());
+        assertEquals(0, hookstile.forwardings("billing", event).size());
 
         hookstile.replay("billing", event);
         EventOutcome replayed = hookstile.awaitOutcome("billing", event);
@@ -150,7 +150,7 @@ class PaidInvoicesIT {
         assertEquals(1, dead.attempts(), "a malformed body is not retried: " + dead);
         assertTrue(dead.lastError().contains("cannot be read as InvoicePaid"), dead::toString);
         assertEquals(List.of(), rows(event));
-        assertEquals(0, hookstile.deliveries("billing", event).size(), "no receipt scheduled");
+        assertEquals(0, hookstile.forwardings("billing", event).size(), "no receipt scheduled");
     }
 
     /** The application's rows for one event: invoice, amount, currency. */
@@ -170,7 +170,7 @@ class PaidInvoicesIT {
     }
 
     private long delivered(String eventId) {
-        return hookstile.deliveries("billing", eventId).getValuesAs(JsonObject.class).stream()
+        return hookstile.forwardings("billing", eventId).getValuesAs(JsonObject.class).stream()
                 .filter(d -> "delivered".equals(d.getString("status"))).count();
     }
 

@@ -105,7 +105,7 @@ class ExampleAsDocumentedIT {
         // Completed at the first try: the handler's INSERT found its table, which the handler's jar migrated.
         assertEquals("completed", outcome.status(), outcome::toString);
         assertEquals(1, outcome.attempts(), outcome::toString);
-        assertEquals(0, hookstile.deliveries("billing", event).size(),
+        assertEquals(0, hookstile.forwardings("billing", event).size(),
                 "no receipts service configured: no receipt scheduled");
     }
 
