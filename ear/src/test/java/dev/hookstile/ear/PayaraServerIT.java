@@ -1,5 +1,6 @@
 package dev.hookstile.ear;
 
+import com.sun.net.httpserver.HttpServer;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -18,10 +19,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
@@ -72,6 +76,9 @@ class PayaraServerIT {
     private static final String BASE = "http://127.0.0.1:" + (PORT_BASE + 80) + "/";
 
     private static final Map<String, String> environment = new HashMap<>();
+    /** An OpenTelemetry collector's trace endpoint: what the domain exports, each request's body as sent. */
+    private static HttpServer collector;
+    private static final List<byte[]> exported = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void installOnPayaraServer() throws Exception {
@@ -79,6 +86,17 @@ class PayaraServerIT {
         Files.createDirectories(DIR);
         Path ear = earWithTestHandler();
         environment.putAll(hookstileSettings());
+        collector = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        collector.createContext("/v1/traces", exchange -> {
+            try (exchange) {
+                exported.add(exchange.getRequestBody().readAllBytes());
+                exchange.sendResponseHeaders(200, -1);
+            }
+        });
+        collector.start();
+        environment.put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort());
+        environment.put("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
+        environment.put("OTEL_BSP_SCHEDULE_DELAY", "200");
         // A domain left by an interrupted earlier run, if any.
         asadminIgnoringFailure("stop-domain", DOMAIN);
         asadminIgnoringFailure("delete-domain", DOMAIN);
@@ -135,7 +153,51 @@ class PayaraServerIT {
             // Not ignored: a domain that does not stop would be a server left running after the build.
             asadmin("stop-domain", DOMAIN);
             asadmin("delete-domain", DOMAIN);
+            if (collector != null) {
+                collector.stop(0);
+            }
         }
+    }
+
+    /**
+     * The EAR exports spans through Payara Server's own OpenTelemetry SDK once an OTLP endpoint is set, as the WAR on
+     * Payara Micro does (TracingIT follows a whole trace there): here, that a try's span of this event in the
+     * sender's trace reaches the collector.
+     */
+    @Test
+    void anEventsSpansInTheSendersTraceAreExportedWithAnOtlpEndpointSet() {
+        String id = "gh-" + UUID.randomUUID();
+        String traceId = UUID.randomUUID().toString().replace("-", "");
+        String body = "{\"action\":\"opened\",\"issue\":{\"number\":" + System.nanoTime() + "}}";
+
+        HttpResponse<String> answer = send(github(id, body)
+                .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"));
+
+        assertEquals(202, answer.statusCode(), answer.body());
+        awaitEvent("gh", id, e -> "completed".equals(e.getString("status")));
+        byte[] wantedTrace = HexFormat.of().parseHex(traceId);
+        byte[] wantedId = id.getBytes(StandardCharsets.UTF_8);
+        long deadline = System.nanoTime() + PROCESSING.toNanos();
+        while (exported.stream().noneMatch(request -> contains(request, wantedTrace) && contains(request, wantedId)
+                && contains(request, "try gh".getBytes(StandardCharsets.UTF_8)))) {
+            if (System.nanoTime() > deadline) {
+                fail("no span of " + id + " in trace " + traceId + " among " + exported.size() + " exports");
+            }
+            sleep(Duration.ofMillis(200));
+        }
+    }
+
+    private static boolean contains(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     @Test
