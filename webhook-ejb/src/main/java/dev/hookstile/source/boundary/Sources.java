@@ -206,53 +206,12 @@ public class Sources implements SettingsCheck {
     }
 
 
+    /** One source's settings, each checked: the provider, its secrets and settings, the limits, where it leads. */
     private Source read(String name) {
         String key = PREFIX + "." + name + ".";
-        String providerName = config.getOptionalValue(key + "provider", String.class).map(String::trim)
-                .filter(p -> !p.isEmpty())
-                .orElseThrow(() -> problem(key + "provider", "source '" + name + "' has no provider: set one of "
-                        + String.join(", ", Providers.names())));
-        Provider provider = Providers.byName(providerName.toLowerCase(Locale.ROOT))
-                .orElseThrow(() -> problem(key + "provider", "unknown provider '" + Text.shown(providerName, 64) + "' ("
-                        + String.join(", ", Providers.names()) + ")"));
-        // _SECRETS: comma-separated, "\," a comma inside a secret (MicroProfile Config's list syntax);
-        // _SECRETS_FILE: one secret per line, a comma is part of the secret.
-        List<String> secretTexts = new ArrayList<>();
-        List<String> origins = new ArrayList<>();
-        config.getOptionalValue(key + "secrets", String[].class).ifPresent(s -> {
-            secretTexts.addAll(Arrays.asList(s));
-            origins.addAll(Collections.nCopies(s.length, envName(key + "secrets")));
-        });
-        config.getOptionalValue(key + "secrets-file", String.class).ifPresent(f -> {
-            List<String> lines = readSecretsFile(name, f);
-            secretTexts.addAll(lines);
-            origins.addAll(Collections.nCopies(lines.size(), envName(key + "secrets-file")));
-        });
-        List<byte[]> secrets = new ArrayList<>();
-        for (int i = 0; i < secretTexts.size(); i++) {
-            String trimmed = secretTexts.get(i).trim();
-            if (!trimmed.isEmpty()) {
-                try {
-                    secrets.add(provider.decodeSecret(trimmed));
-                } catch (IllegalArgumentException e) {
-                    boolean split = origins.get(i).endsWith("_SECRETS") && origins.lastIndexOf(origins.get(i)) > 0;
-                    throw new SourceConfigurationException(origins.get(i) + " (" + propertyOf(origins.get(i), key)
-                            + "): a secret is not valid for provider " + provider.name() + ": " + e.getMessage() + (split ? " (a comma separates secrets in "
-                            + origins.get(i) + "; write one inside a secret as \\, or use "
-                            + envName(key + "secrets-file") + ", one secret per line)" : ""));
-                }
-                warnIfShort(name, origins.get(i), secrets.get(secrets.size() - 1).length);
-            }
-        }
-        Map<String, String> settings = new HashMap<>();
-        for (String setting : provider.settingNames()) {
-            config.getOptionalValue(key + setting, String.class).ifPresent(v -> settings.put(setting, v));
-        }
-        try {
-            provider.checkSettings(Map.copyOf(settings));
-        } catch (InvalidSetting e) {
-            throw problem(key + e.setting(), e.problem());
-        }
+        Provider provider = provider(name, key);
+        List<byte[]> secrets = secrets(name, key, provider);
+        Map<String, String> settings = providerSettings(key, provider);
         if (secrets.isEmpty() && !provider.verifiesWithoutSecrets(settings)) {
             throw problem(key + "secrets", "source '" + name + "' has no secret: set it, or "
                     + setting(key + "secrets-file") + " (a file with one secret per line)"
@@ -273,16 +232,74 @@ public class Sources implements SettingsCheck {
             throw problem(key + "retries", "must be between 0 and " + Source.MAX_RETRIES + ", not " + retries);
         }
         Duration bodyWindow = bodyDedupWindow(name, key, provider, Map.copyOf(settings));
-        long bodyWindowSeconds = bodyWindow.toSeconds();
-        if (bodyWindowSeconds > 0 && provider.deliversBatches()) {
+        if (bodyWindow.toSeconds() > 0 && provider.deliversBatches()) {
             // Every event of a batch shares the body: all but the first would be ignored. Such providers sign the
             // ids inside the body, which is what the option stands in for.
-            throw problem(key + "body-dedup-window-seconds", "cannot be used with provider " + provider.name() + ", whose deliveries carry several events"
-                    + " in one body (their ids are signed)");
+            throw problem(key + "body-dedup-window-seconds", "cannot be used with provider " + provider.name()
+                    + ", whose deliveries carry several events in one body (their ids are signed)");
         }
         return new Source(name, provider, secrets, Duration.ofSeconds(toleranceSeconds), settings, maxAttempts,
                 retries, bodyWindow, retention(name, key, provider), destination(name, key),
                 backOffice(name, key), orderKey(name, key));
+    }
+
+    private Provider provider(String name, String key) {
+        String providerName = config.getOptionalValue(key + "provider", String.class).map(String::trim)
+                .filter(p -> !p.isEmpty())
+                .orElseThrow(() -> problem(key + "provider", "source '" + name + "' has no provider: set one of "
+                        + String.join(", ", Providers.names())));
+        return Providers.byName(providerName.toLowerCase(Locale.ROOT))
+                .orElseThrow(() -> problem(key + "provider", "unknown provider '" + Text.shown(providerName, 64) + "' ("
+                        + String.join(", ", Providers.names()) + ")"));
+    }
+
+    /**
+     * {@code _SECRETS}: comma-separated, {@code \,} a comma inside a secret (MicroProfile Config's list syntax);
+     * {@code _SECRETS_FILE}: one secret per line, a comma is part of the secret. Each decoded by the provider.
+     */
+    private List<byte[]> secrets(String name, String key, Provider provider) {
+        List<String> secretTexts = new ArrayList<>();
+        List<String> origins = new ArrayList<>();
+        config.getOptionalValue(key + "secrets", String[].class).ifPresent(s -> {
+            secretTexts.addAll(Arrays.asList(s));
+            origins.addAll(Collections.nCopies(s.length, envName(key + "secrets")));
+        });
+        config.getOptionalValue(key + "secrets-file", String.class).ifPresent(f -> {
+            List<String> lines = readSecretsFile(name, f);
+            secretTexts.addAll(lines);
+            origins.addAll(Collections.nCopies(lines.size(), envName(key + "secrets-file")));
+        });
+        List<byte[]> secrets = new ArrayList<>();
+        for (int i = 0; i < secretTexts.size(); i++) {
+            String trimmed = secretTexts.get(i).trim();
+            if (!trimmed.isEmpty()) {
+                try {
+                    secrets.add(provider.decodeSecret(trimmed));
+                } catch (IllegalArgumentException e) {
+                    boolean split = origins.get(i).endsWith("_SECRETS") && origins.lastIndexOf(origins.get(i)) > 0;
+                    throw new SourceConfigurationException(origins.get(i) + " (" + propertyOf(origins.get(i), key)
+                            + "): a secret is not valid for provider " + provider.name() + ": " + e.getMessage()
+                            + (split ? " (a comma separates secrets in " + origins.get(i) + "; write one inside a"
+                            + " secret as \\, or use " + envName(key + "secrets-file") + ", one secret per line)" : ""));
+                }
+                warnIfShort(name, origins.get(i), secrets.get(secrets.size() - 1).length);
+            }
+        }
+        return secrets;
+    }
+
+    /** The provider's own settings that are set, checked by the provider. */
+    private Map<String, String> providerSettings(String key, Provider provider) {
+        Map<String, String> settings = new HashMap<>();
+        for (String setting : provider.settingNames()) {
+            config.getOptionalValue(key + setting, String.class).ifPresent(v -> settings.put(setting, v));
+        }
+        try {
+            provider.checkSettings(Map.copyOf(settings));
+        } catch (InvalidSetting e) {
+            throw problem(key + e.setting(), e.problem());
+        }
+        return settings;
     }
 
     /**
