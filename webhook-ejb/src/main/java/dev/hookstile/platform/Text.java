@@ -13,6 +13,13 @@ package dev.hookstile.platform;
  */
 public final class Text {
 
+    /**
+     * The most characters of a text Hookstile stores in a column of its own ({@code VARCHAR(255)}): an event id, a
+     * type, an order key, a search key's pointer and value, a replay's idempotency key, an effect's content type.
+     * Every check of such a text refers to this one.
+     */
+    public static final int MAX_STORED = 255;
+
     private Text() {
     }
 

@@ -1,5 +1,6 @@
 package dev.hookstile.source;
 
+import dev.hookstile.platform.Text;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -99,7 +100,7 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
     }
 
     /** The longest order key stored as it is. */
-    static final int MAX_ORDER_KEY_LENGTH = 255;
+    static final int MAX_ORDER_KEY_LENGTH = Text.MAX_STORED;
 
     public Optional<String> setting(String key) {
         return Optional.ofNullable(settings.get(key));

@@ -38,7 +38,7 @@ import java.util.Map;
 @ApplicationScoped
 public class Ingest {
 
-    static final int MAX_EVENT_ID_LENGTH = 255;
+    static final int MAX_EVENT_ID_LENGTH = Text.MAX_STORED;
 
     @Inject
     Sources sources;

@@ -1,5 +1,6 @@
 package dev.hookstile.outbox.boundary;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.platform.StatementFailure;
 
 import dev.hookstile.api.WebhookEvent;
@@ -98,9 +99,10 @@ public class ForwardingSchedule implements dev.hookstile.api.Outbox {
             throw new IllegalArgumentException("an effect needs an absolute http or https URL, not "
                     + Redacted.endpoint(String.valueOf(url)));
         }
-        if (contentType == null || contentType.isBlank() || contentType.length() > 255
+        if (contentType == null || contentType.isBlank() || contentType.length() > Text.MAX_STORED
                 || contentType.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-            throw new IllegalArgumentException("an effect needs a Content-Type of 1 to 255 printable characters");
+            throw new IllegalArgumentException("an effect needs a Content-Type of 1 to " + Text.MAX_STORED
+                    + " printable characters");
         }
         if (body == null || body.length > MAX_BODY) {
             throw new IllegalArgumentException("an effect's body must be present and at most " + MAX_BODY + " bytes");

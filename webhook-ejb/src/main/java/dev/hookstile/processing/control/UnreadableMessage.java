@@ -1,5 +1,6 @@
 package dev.hookstile.processing.control;
 
+import dev.hookstile.platform.Text;
 import dev.hookstile.events.entity.EventBody;
 import dev.hookstile.events.entity.ReceivedEvent;
 import jakarta.jms.BytesMessage;
@@ -25,7 +26,7 @@ public record UnreadableMessage(String source, String eventId, String provider, 
                                 String headersJson, byte[] payload, String reason) {
 
     static final String UNKNOWN = "unknown";
-    private static final int MAX_ID = 255;
+    private static final int MAX_ID = Text.MAX_STORED;
     private static final int MAX_NAME = 63;
     private static final int MAX_VALUE = 1024;
     /** The headers column holds 16,384 characters. */

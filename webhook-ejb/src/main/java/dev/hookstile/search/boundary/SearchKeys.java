@@ -32,9 +32,9 @@ public class SearchKeys implements SettingsCheck {
 
     /** A few keys per source: each is a row written with every event of the source. */
     public static final int MAX_PER_SOURCE = 5;
-    static final int MAX_POINTER = 255;
+    static final int MAX_POINTER = Text.MAX_STORED;
     /** The longest value kept as it is (the column's size); a longer one is cut, and so is a search's. */
-    static final int MAX_VALUE = 255;
+    static final int MAX_VALUE = Text.MAX_STORED;
 
     @Inject
     Config config;

@@ -111,10 +111,10 @@ public class EventsResource {
         if (!Text.withoutControls(source) || !Text.withoutControls(eventId)) {
             return notFound(source, eventId);
         }
-        if (idempotencyKey != null && (idempotencyKey.isEmpty() || idempotencyKey.length() > 255
+        if (idempotencyKey != null && (idempotencyKey.isEmpty() || idempotencyKey.length() > Text.MAX_STORED
                 || !Text.withoutControls(idempotencyKey))) {
             return Problems.of(400, "invalid-idempotency-key", "Invalid idempotency key",
-                    "Idempotency-Key must be 1 to 255 printable characters", instance).build();
+                    "Idempotency-Key must be 1 to " + Text.MAX_STORED + " printable characters", instance).build();
         }
         try {
             return switch (replays.replay(source, eventId, idempotencyKey)) {
@@ -227,7 +227,7 @@ public class EventsResource {
 
     private static Response notFound(String source, String eventId) {
         return Problems.of(404, "event-not-found", "Event not found",
-                "no event " + Text.shown(eventId, 255) + " is recorded for source " + Text.shown(source, 255),
+                "no event " + Text.shown(eventId, Text.MAX_STORED) + " is recorded for source " + Text.shown(source, Text.MAX_STORED),
                 "/api/events/" + source + "/" + eventId).build();
     }
 

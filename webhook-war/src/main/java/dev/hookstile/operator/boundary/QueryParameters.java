@@ -18,7 +18,7 @@ import java.util.Locale;
 final class QueryParameters {
 
     static final int MAX_SOURCE = 63;
-    static final int MAX_TEXT = 255;
+    static final int MAX_TEXT = Text.MAX_STORED;
     private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
     private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
