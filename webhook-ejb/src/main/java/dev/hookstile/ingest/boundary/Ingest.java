@@ -82,8 +82,10 @@ public class Ingest {
         TraceSpan span = tracing.receive(headers.get(TraceParent.HEADER), sourceName);
         try {
             Receipt receipt = receive(sourceName, headers, url, declaredLength, body, span);
-            span.set("hookstile.outcome", receipt.answer() != null ? "answered"
-                    : receipt.duplicate() ? Receipt.DUPLICATE : Receipt.ACCEPTED);
+            if (span.span() != null) {
+                span.set("hookstile.outcome", receipt.answer() != null ? "answered"
+                        : receipt.duplicate() ? Receipt.DUPLICATE : Receipt.ACCEPTED);
+            }
             return receipt;
         } catch (RejectedDelivery refused) {
             span.failed(refused.reason().slug());

@@ -133,10 +133,11 @@ public class Tracing {
      * before this version) starts a trace of its own.
      */
     public TraceSpan tryOf(String traceParent, String source, String eventId, String type) {
-        TraceParent parent = traceParent == null ? null : TraceParent.parse(traceParent);
         if (tracer == null) {
-            return TraceSpan.unexported(parent == null ? TraceParent.start().header() : traceParent);
+            // Written by ingest, which checked it (a message of another producer is never read): passed on as it is.
+            return traceParent == null ? TraceSpan.unexportedNewTrace() : TraceSpan.unexported(traceParent);
         }
+        TraceParent parent = traceParent == null ? null : TraceParent.parse(traceParent);
         SpanBuilder span = tracer.spanBuilder("try " + source).setSpanKind(SpanKind.CONSUMER)
                 .setAttribute("messaging.system", "activemq")
                 .setAttribute("messaging.operation", "process")
@@ -151,10 +152,10 @@ public class Tracing {
      * forwarding scheduled before this version.
      */
     public TraceSpan forwarding(String traceParent, String source, String eventId, String url) {
-        TraceParent parent = traceParent == null ? null : TraceParent.parse(traceParent);
         if (tracer == null) {
-            return TraceSpan.unexported(parent == null ? null : traceParent);
+            return TraceSpan.unexported(traceParent);
         }
+        TraceParent parent = traceParent == null ? null : TraceParent.parse(traceParent);
         SpanBuilder span = tracer.spanBuilder("forwarding " + source).setSpanKind(SpanKind.CLIENT)
                 .setAttribute("http.request.method", "POST")
                 .setAttribute("server.address", hostOf(url))

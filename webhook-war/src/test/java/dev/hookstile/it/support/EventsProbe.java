@@ -46,21 +46,17 @@ public class EventsProbe {
                     .add("processed", event.getProcessedAt() != null);
         }
         @SuppressWarnings("unchecked")
-        List<Number> attempts = em.createNativeQuery(
-                        "SELECT attempt FROM it_effect WHERE source = ?1 AND event_id = ?2 ORDER BY attempt")
+        List<Object[]> effectRows = em.createNativeQuery(
+                        "SELECT attempt, trace_parent FROM it_effect WHERE source = ?1 AND event_id = ?2 ORDER BY attempt")
                 .setParameter(1, source)
                 .setParameter(2, eventId)
                 .getResultList();
         JsonArrayBuilder effects = Json.createArrayBuilder();
-        attempts.forEach(a -> effects.add(a.intValue()));
-        @SuppressWarnings("unchecked")
-        List<String> traces = em.createNativeQuery(
-                        "SELECT trace_parent FROM it_effect WHERE source = ?1 AND event_id = ?2 ORDER BY attempt")
-                .setParameter(1, source)
-                .setParameter(2, eventId)
-                .getResultList();
         JsonArrayBuilder effectTraces = Json.createArrayBuilder();
-        traces.forEach(trace -> effectTraces.add(trace == null ? "" : trace));
+        for (Object[] row : effectRows) {
+            effects.add(((Number) row[0]).intValue());
+            effectTraces.add(row[1] == null ? "" : (String) row[1]);
+        }
         JsonArrayBuilder history = Json.createArrayBuilder();
         for (EventAttempt attempt : em.createNamedQuery(EventAttempt.OF_EVENT, EventAttempt.class)
                 .setParameter("source", source).setParameter("eventId", eventId).getResultList()) {
@@ -76,7 +72,7 @@ public class EventsProbe {
             }
             history.add(line);
         }
-        return json.add("effects", attempts.size()).add("effectAttempts", effects).add("effectTraces", effectTraces)
+        return json.add("effects", effectRows.size()).add("effectAttempts", effects).add("effectTraces", effectTraces)
                 .add("history", history)
                 .build().toString();
     }
