@@ -316,9 +316,13 @@ class HostileConnectionsFaultIT {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws IOException {
             running.set(false);
-            thread.join(5_000);
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             synchronized (channels) {
                 for (SocketChannel channel : channels) {
                     channel.close();

@@ -65,7 +65,8 @@ public final class ExternalBroker implements AutoCloseable {
             if (!process.isAlive()) {
                 fail("the broker exited with " + process.exitValue() + "; see " + work);
             }
-            try (var probe = new Socket("127.0.0.1", port)) {
+            try {
+                new Socket("127.0.0.1", port).close();
                 return this;
             } catch (IOException notYet) {
                 Webhooks.sleep(Duration.ofMillis(200));

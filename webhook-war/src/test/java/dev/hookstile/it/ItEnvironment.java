@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.UUID;
@@ -112,7 +111,8 @@ public class ItEnvironment implements LauncherSessionListener {
     }
 
     private static boolean answers(String url, String user, String password) {
-        try (Connection ignored = DriverManager.getConnection(url, user, password)) {
+        try {
+            DriverManager.getConnection(url, user, password).close();
             return true;
         } catch (SQLException e) {
             return false;

@@ -12,6 +12,7 @@ import jakarta.json.spi.JsonProvider;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Collections;
+import java.util.Enumeration;
 
 /**
  * A message on one of Hookstile's queues that is not an event Hookstile can read, as it is recorded: {@code dead},
@@ -111,7 +112,7 @@ public record UnreadableMessage(String source, String eventId, String provider, 
         try {
             json.add("jms-message-id", String.valueOf(message.getJMSMessageID()));
             json.add("jms-timestamp", String.valueOf(message.getJMSTimestamp()));
-            for (Object name : Collections.list(message.getPropertyNames())) {
+            for (Object name : Collections.list((Enumeration<?>) message.getPropertyNames())) {
                 String key = bounded(String.valueOf(name), MAX_NAME);
                 String value = bounded(String.valueOf(message.getObjectProperty(String.valueOf(name))), MAX_VALUE);
                 size += key.length() + value.length() + 8;

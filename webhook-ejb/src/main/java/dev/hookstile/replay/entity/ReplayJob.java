@@ -15,26 +15,26 @@ import java.time.OffsetDateTime;
 @NamedNativeQuery(name = ReplayJob.CREATE, query = """
         INSERT INTO replay_job (id, request_key, filter, status, matched, queued, created_at, heartbeat_at,
                                 running_slot)
-        VALUES (?1, ?2, ?3, """ + ReplayJobStatus.RUNNING_IN_SQL + """
+        VALUES (?1, ?2, ?3,\s""" + ReplayJobStatus.RUNNING_IN_SQL + """
         , 0, 0, ?4, ?4, 1)
         ON CONFLICT DO NOTHING""")
 @NamedNativeQuery(name = ReplayJob.PROGRESS, query = """
         UPDATE replay_job SET matched = ?1, queued = ?2, heartbeat_at = ?3
-        WHERE id = ?4 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
+        WHERE id = ?4 AND status =\s""" + ReplayJobStatus.RUNNING_IN_SQL)
 @NamedNativeQuery(name = ReplayJob.HEARTBEAT, query = """
-        UPDATE replay_job SET heartbeat_at = ?1 WHERE id = ?2 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
+        UPDATE replay_job SET heartbeat_at = ?1 WHERE id = ?2 AND status =\s""" + ReplayJobStatus.RUNNING_IN_SQL)
 @NamedNativeQuery(name = ReplayJob.FINISH, query = """
         UPDATE replay_job SET status = ?1, matched = ?2, queued = ?3, finished_at = ?4, error = ?5, running_slot = NULL
-        WHERE id = ?6 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
+        WHERE id = ?6 AND status =\s""" + ReplayJobStatus.RUNNING_IN_SQL)
 @NamedNativeQuery(name = ReplayJob.CANCEL, query = """
-        UPDATE replay_job SET status = """ + ReplayJobStatus.CANCELLED_IN_SQL + """
-        , finished_at = ?1, running_slot = NULL WHERE id = ?2 AND status = """ + ReplayJobStatus.RUNNING_IN_SQL)
+        UPDATE replay_job SET status =\s""" + ReplayJobStatus.CANCELLED_IN_SQL + """
+        , finished_at = ?1, running_slot = NULL WHERE id = ?2 AND status =\s""" + ReplayJobStatus.RUNNING_IN_SQL)
 @NamedNativeQuery(name = ReplayJob.STATUS, query = "SELECT status FROM replay_job WHERE id = ?1")
 @NamedNativeQuery(name = ReplayJob.RUNNING, query = "SELECT id FROM replay_job WHERE running_slot = 1")
 @NamedNativeQuery(name = ReplayJob.INTERRUPT, query = """
-        UPDATE replay_job SET status = """ + ReplayJobStatus.INTERRUPTED_IN_SQL + """
+        UPDATE replay_job SET status =\s""" + ReplayJobStatus.INTERRUPTED_IN_SQL + """
         , finished_at = ?1, running_slot = NULL
-        WHERE status = """ + ReplayJobStatus.RUNNING_IN_SQL + """
+        WHERE status =\s""" + ReplayJobStatus.RUNNING_IN_SQL + """
          AND (heartbeat_at IS NULL OR heartbeat_at < ?2)""")
 @NamedQuery(name = ReplayJob.BY_REQUEST, query = "SELECT j FROM ReplayJob j WHERE j.requestKey = :key")
 public class ReplayJob {

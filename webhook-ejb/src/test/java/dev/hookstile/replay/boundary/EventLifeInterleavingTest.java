@@ -446,10 +446,15 @@ class EventLifeInterleavingTest {
             }
 
             @Override
-            public void close() throws Exception {
+            public void close() throws SQLException {
                 thread.shutdown();
-                if (!thread.awaitTermination(30, TimeUnit.SECONDS)) {
+                try {
+                    if (!thread.awaitTermination(30, TimeUnit.SECONDS)) {
+                        thread.shutdownNow();
+                    }
+                } catch (InterruptedException e) {
                     thread.shutdownNow();
+                    Thread.currentThread().interrupt();
                 }
                 connection.rollback();
                 connection.close();

@@ -2,6 +2,7 @@ package dev.hookstile.operator.control;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +13,7 @@ class AddressAllowlistTest {
 
     @Test
     void unsetOrBlankAllowsEveryAddress() {
-        for (Optional<String> setting : new Optional[] {Optional.empty(), Optional.of(""), Optional.of("  ")}) {
+        for (Optional<String> setting : List.of(Optional.<String>empty(), Optional.of(""), Optional.of("  "))) {
             AddressAllowlist all = AddressAllowlist.parse(setting);
             assertTrue(all.allowsAll());
             assertTrue(all.allows("203.0.113.5"));
