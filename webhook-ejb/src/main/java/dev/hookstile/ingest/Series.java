@@ -1,7 +1,5 @@
 package dev.hookstile.ingest;
 
-import dev.hookstile.ingest.control.Tally;
-
 import java.util.List;
 
 /**
@@ -16,13 +14,21 @@ public record Series(long start, double[] accepted, double[] duplicate, double[]
 
     public static final int BUCKETS = 90;
 
+    /** How long a bucket is: what ingest counts in memory and stores ({@code Tally}) adds up per bucket. */
+    public static final long BUCKET_MILLIS = 10_000;
+
     /** One bucket's counts as stored, or as counted in memory and not yet stored. */
     public record Counts(long bucketStart, long accepted, long duplicate, long rejected) {
     }
 
+    /** The start of the bucket holding this instant, in epoch milliseconds. */
+    public static long bucketOf(long epochMillis) {
+        return Math.floorDiv(epochMillis, BUCKET_MILLIS) * BUCKET_MILLIS;
+    }
+
     /** The window ending with the bucket before {@code nowMillis}'s: its first bucket's start. */
     public static long windowStart(long nowMillis) {
-        return Tally.bucketOf(nowMillis) - BUCKETS * Tally.BUCKET_MILLIS;
+        return bucketOf(nowMillis) - BUCKETS * BUCKET_MILLIS;
     }
 
     /** The series of the window before {@code nowMillis}, from counts in any order (several per bucket add up). */
@@ -31,10 +37,10 @@ public record Series(long start, double[] accepted, double[] duplicate, double[]
         long[][] sums = new long[3][BUCKETS];
         for (Counts c : counts) {
             long offset = c.bucketStart() - start;
-            if (offset < 0 || offset % Tally.BUCKET_MILLIS != 0) {
+            if (offset < 0 || offset % BUCKET_MILLIS != 0) {
                 continue;
             }
-            int index = (int) (offset / Tally.BUCKET_MILLIS);
+            int index = (int) (offset / BUCKET_MILLIS);
             if (index >= BUCKETS) {
                 continue;
             }
@@ -46,7 +52,7 @@ public record Series(long start, double[] accepted, double[] duplicate, double[]
     }
 
     private static double[] perSecond(long[] counts) {
-        double seconds = Tally.BUCKET_MILLIS / 1000.0;
+        double seconds = BUCKET_MILLIS / 1000.0;
         double[] rates = new double[counts.length];
         for (int i = 0; i < counts.length; i++) {
             // Two decimals are all a chart needs, and keep the JSON short.

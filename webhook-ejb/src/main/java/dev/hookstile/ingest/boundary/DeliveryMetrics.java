@@ -1,5 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
+import dev.hookstile.ingest.Outcome;
 import dev.hookstile.ingest.control.Tally;
 import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Family;
@@ -42,13 +43,6 @@ public class DeliveryMetrics {
     /** The bucket source of refusals no configured source can be named for: not a name a source can have. */
     public static final String OTHER = RefusalLog.OTHER;
 
-    /** What an answer was, for the ack histogram. */
-    public enum Answered {
-        ACCEPTED, DUPLICATE, REJECTED, UNAVAILABLE;
-
-        final String tag = name().toLowerCase(java.util.Locale.ROOT);
-    }
-
     @Inject
     Metrics metrics;
 
@@ -61,7 +55,7 @@ public class DeliveryMetrics {
     private final Tally tally = new Tally();
 
     private final Map<Rejection, Counter> rejected = new EnumMap<>(Rejection.class);
-    private final Map<Answered, Histogram> acks = new EnumMap<>(Answered.class);
+    private final Map<Outcome, Histogram> acks = new EnumMap<>(Outcome.class);
     private Family<Counter> rejectedBySource;
     private Family<Counter> accepted;
     private Family<Counter> duplicate;
@@ -102,8 +96,8 @@ public class DeliveryMetrics {
         unavailable.labels(BROKER_UNAVAILABLE);
         var ackFamily = metrics.histogram("hookstile_ingest_ack_seconds",
                 "From a delivery's arrival to its answer, by what it was answered", Metrics.LATENCY_BOUNDS, "outcome");
-        for (Answered answered : Answered.values()) {
-            acks.put(answered, ackFamily.labels(answered.tag));
+        for (Outcome outcome : Outcome.values()) {
+            acks.put(outcome, ackFamily.labels(outcome.label()));
         }
     }
 
@@ -111,8 +105,8 @@ public class DeliveryMetrics {
     public static final String BROKER_UNAVAILABLE = "broker-unavailable";
 
     /** How long answering a delivery took, from its arrival ({@link System#nanoTime()}). */
-    public void answered(Answered answered, long arrivedNanos) {
-        acks.get(answered).observeNanos(System.nanoTime() - arrivedNanos);
+    public void answered(Outcome outcome, long arrivedNanos) {
+        acks.get(outcome).observeNanos(System.nanoTime() - arrivedNanos);
     }
 
     /** A delivery answered {@code 503} by the hand-off: the broker did not take it. */
@@ -129,7 +123,7 @@ public class DeliveryMetrics {
     public void rejected(String sourceName, Rejection reason, Supplier<Refusal> example) {
         count(reason);
         String source = sourceName != null && sources.find(sourceName).isPresent() ? sourceName : OTHER;
-        tally.count(source, Tally.Outcome.REJECTED, System.currentTimeMillis());
+        tally.count(source, Outcome.REJECTED, System.currentTimeMillis());
         rejectedBySource.labels(source).inc();
         refusals.refused(source, reason, example);
     }
@@ -145,10 +139,9 @@ public class DeliveryMetrics {
         long now = System.currentTimeMillis();
         Counter acceptedHere = accepted.labels(receipt.source());
         Counter duplicateHere = duplicate.labels(receipt.source());
-        for (Receipt.Outcome outcome : receipt.events()) {
-            boolean isAccepted = Receipt.ACCEPTED.equals(outcome.status());
-            (isAccepted ? acceptedHere : duplicateHere).inc();
-            tally.count(receipt.source(), isAccepted ? Tally.Outcome.ACCEPTED : Tally.Outcome.DUPLICATE, now);
+        for (Receipt.Event event : receipt.events()) {
+            (event.outcome() == Outcome.ACCEPTED ? acceptedHere : duplicateHere).inc();
+            tally.count(receipt.source(), event.outcome(), now);
         }
     }
 

@@ -3,7 +3,9 @@ package dev.hookstile.ingest.boundary;
 import dev.hookstile.platform.Text;
 import dev.hookstile.dedup.boundary.AcceptedEvents;
 import dev.hookstile.ingest.BodyBudget;
+import dev.hookstile.ingest.Outcome;
 import dev.hookstile.ingest.RequestBody;
+import dev.hookstile.ingest.control.HandOff;
 import dev.hookstile.source.Answer;
 import dev.hookstile.source.Delivery;
 import dev.hookstile.source.RejectedDelivery;
@@ -11,7 +13,6 @@ import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery;
 import dev.hookstile.source.VerifiedDelivery.EventIdentity;
 import dev.hookstile.queue.boundary.EventMessage;
-import dev.hookstile.queue.boundary.EventQueue;
 import dev.hookstile.queue.boundary.HandOffFailure;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
@@ -44,7 +45,7 @@ public class Ingest {
     Sources sources;
 
     @Inject
-    EventQueue queue;
+    HandOff handOff;
 
     @Inject
     DeliveryMetrics metrics;
@@ -83,8 +84,7 @@ public class Ingest {
         try {
             Receipt receipt = receive(sourceName, headers, url, declaredLength, body, span);
             if (span.span() != null) {
-                span.set("hookstile.outcome", receipt.answer() != null ? "answered"
-                        : receipt.duplicate() ? Receipt.DUPLICATE : Receipt.ACCEPTED);
+                span.set("hookstile.outcome", receipt.answer() != null ? "answered" : receipt.outcome().label());
             }
             return receipt;
         } catch (RejectedDelivery refused) {
@@ -142,7 +142,7 @@ public class Ingest {
      * together, so they usually travel in one message; if the broker fails, the sender gets a 503 and retries the
      * whole delivery, and events already queued are deduplicated by their claim.
      */
-    private List<Receipt.Outcome> handOff(Source source, VerifiedDelivery verified, byte[] payload,
+    private List<Receipt.Event> handOff(Source source, VerifiedDelivery verified, byte[] payload,
                                           Instant receivedAt, TraceSpan received) throws HandOffFailure {
         List<EventIdentity> events = verified.events();
         var admissions = new ArrayList<AcceptedEvents.Admission>(events.size());
@@ -166,10 +166,10 @@ public class Ingest {
                         event.type(), orderKey, receivedAt, headersJson, payload, ids != null, span.traceParent()));
             }
         }
-        List<EventQueue.Result> results = List.of();
+        List<Outcome> results = List.of();
         try {
             if (!outgoing.isEmpty()) {
-                results = queue.handOff(outgoing);
+                results = handOff.send(outgoing);
             }
         } finally {
             if (span != null) {
@@ -188,12 +188,11 @@ public class Ingest {
                 }
             }
         }
-        var outcomes = new ArrayList<Receipt.Outcome>(events.size());
+        var outcomes = new ArrayList<Receipt.Event>(events.size());
         int sent = 0;
         for (int i = 0; i < events.size(); i++) {
-            boolean queued = admissions.get(i) instanceof AcceptedEvents.First
-                    && results.get(sent++) == EventQueue.Result.QUEUED;
-            outcomes.add(new Receipt.Outcome(events.get(i).id(), queued ? Receipt.ACCEPTED : Receipt.DUPLICATE));
+            Outcome outcome = admissions.get(i) instanceof AcceptedEvents.First ? results.get(sent++) : Outcome.DUPLICATE;
+            outcomes.add(new Receipt.Event(events.get(i).id(), outcome));
         }
         return outcomes;
     }

@@ -65,8 +65,8 @@ public class IngestStatistics {
      * a few hundred rows per source and instance.
      */
     public Map<String, SourceTotals> bySource(long nowMillis) {
-        long hour = Tally.bucketOf(nowMillis - Duration.ofHours(1).toMillis());
-        long day = Tally.bucketOf(nowMillis - Duration.ofDays(1).toMillis());
+        long hour = Series.bucketOf(nowMillis - Duration.ofHours(1).toMillis());
+        long day = Series.bucketOf(nowMillis - Duration.ofDays(1).toMillis());
         long firstFullHour = Math.floorDiv(day + IngestBuckets.HOUR_MILLIS - 1, IngestBuckets.HOUR_MILLIS)
                 * IngestBuckets.HOUR_MILLIS;
         // Later than any bucket, with room for instances whose clocks run ahead.
@@ -127,7 +127,7 @@ public class IngestStatistics {
     /** The last 15 minutes of {@code source}, or of every source (refusals for no source included) when null. */
     public Series series(String source, long nowMillis) {
         long start = Series.windowStart(nowMillis);
-        long end = Tally.bucketOf(nowMillis);
+        long end = Series.bucketOf(nowMillis);
         List<Series.Counts> counts = new ArrayList<>();
         String sql = SERIES + (source == null ? "" : " AND source = ?") + " GROUP BY bucket_start";
         try (Connection connection = dataSource.getConnection();

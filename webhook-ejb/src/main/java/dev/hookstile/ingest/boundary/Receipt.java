@@ -1,5 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
+import dev.hookstile.ingest.Outcome;
 import dev.hookstile.source.Answer;
 
 import java.util.List;
@@ -12,28 +13,21 @@ import java.util.List;
  * @param events each event's outcome, in the order the delivery carried them; empty when {@code answer} is set
  * @param answer the provider's required reply (Slack's url_verification), else {@code null}
  */
-public record Receipt(String source, List<Outcome> events, Answer answer) {
-
-    public static final String ACCEPTED = "accepted";
-    public static final String DUPLICATE = "duplicate";
+public record Receipt(String source, List<Event> events, Answer answer) {
 
     /**
      * @param eventId the event id the provider gave
-     * @param status  {@code accepted} (queued durably) or {@code duplicate} (already recorded)
+     * @param outcome {@link Outcome#ACCEPTED} (queued durably) or {@link Outcome#DUPLICATE} (already recorded)
      */
-    public record Outcome(String eventId, String status) {
+    public record Event(String eventId, Outcome outcome) {
     }
 
     public Receipt {
         events = List.copyOf(events);
     }
 
-    /** {@code accepted} when any event was queued now (202), {@code duplicate} when all were known (200). */
-    public String status() {
-        return events.stream().anyMatch(e -> ACCEPTED.equals(e.status())) ? ACCEPTED : DUPLICATE;
-    }
-
-    public boolean duplicate() {
-        return DUPLICATE.equals(status());
+    /** {@link Outcome#ACCEPTED} when any event was queued now (202), {@link Outcome#DUPLICATE} when all were known (200). */
+    public Outcome outcome() {
+        return events.stream().anyMatch(e -> e.outcome() == Outcome.ACCEPTED) ? Outcome.ACCEPTED : Outcome.DUPLICATE;
     }
 }

@@ -1,6 +1,10 @@
 package dev.hookstile.ingest.control;
 
+import dev.hookstile.ingest.Outcome;
+import dev.hookstile.ingest.Series;
+
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,10 +22,6 @@ import java.util.concurrent.atomic.LongAdder;
  * else is lost: {@link LongAdder#sumThenReset()} takes each cell with an atomic exchange.
  */
 public final class Tally {
-
-    public static final long BUCKET_MILLIS = 10_000;
-
-    public enum Outcome { ACCEPTED, DUPLICATE, REJECTED }
 
     /** What one source's bucket gained since the last drain. {@code lastEventAt} 0 when no event was accepted. */
     public record Delta(long bucketStart, String source, long accepted, long duplicate, long rejected,
@@ -49,14 +49,9 @@ public final class Tally {
 
     private final Map<Key, Counts> counts = new ConcurrentHashMap<>();
 
-    /** The start of the bucket holding this instant, in epoch milliseconds. */
-    public static long bucketOf(long epochMillis) {
-        return Math.floorDiv(epochMillis, BUCKET_MILLIS) * BUCKET_MILLIS;
-    }
-
     /** One outcome of one event (or refused delivery) of {@code source}, at {@code nowMillis}. */
     public void count(String source, Outcome outcome, long nowMillis) {
-        Counts bucket = counts.computeIfAbsent(new Key(bucketOf(nowMillis), source), key -> new Counts());
+        Counts bucket = counts.computeIfAbsent(new Key(Series.bucketOf(nowMillis), source), key -> new Counts());
         switch (outcome) {
             case ACCEPTED -> {
                 bucket.accepted.increment();
@@ -64,17 +59,19 @@ public final class Tally {
             }
             case DUPLICATE -> bucket.duplicate.increment();
             case REJECTED -> bucket.rejected.increment();
+            // A 503 is counted as a refusal by its reason (DeliveryMetrics.rejected) or not at all (the broker's).
+            case UNAVAILABLE -> { }
         }
     }
 
     /** Takes every count made since the last drain, for the database; buckets long over are forgotten. */
     public List<Delta> drain(long nowMillis) {
-        long current = bucketOf(nowMillis);
+        long current = Series.bucketOf(nowMillis);
         List<Delta> deltas = new ArrayList<>();
         for (var entry : counts.entrySet()) {
             Counts c = entry.getValue();
             Key key = entry.getKey();
-            if (key.bucketStart() < current - BUCKET_MILLIS) {
+            if (key.bucketStart() < current - Series.BUCKET_MILLIS) {
                 counts.remove(key);
             }
             var delta = new Delta(key.bucketStart(), key.source(), c.accepted.sumThenReset(),
@@ -115,7 +112,7 @@ public final class Tally {
 
     /** Deltas of the same bucket and source added up. */
     public static List<Delta> merged(List<Delta> deltas) {
-        Map<Key, Delta> merged = new java.util.LinkedHashMap<>();
+        Map<Key, Delta> merged = new LinkedHashMap<>();
         for (Delta delta : deltas) {
             merged.merge(new Key(delta.bucketStart(), delta.source()), delta, Delta::plus);
         }

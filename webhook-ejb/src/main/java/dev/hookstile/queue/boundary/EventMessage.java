@@ -36,7 +36,7 @@ import java.util.Map;
  *
  * <p>Why several events in one message: the broker's cost is per message (a synced journal write, a dispatch, an
  * acknowledgement in a transaction), and so is the consumer's (a delivery, a transaction, a commit). Events that
- * arrive while a hand-off is under way travel together in the next one ({@link EventQueue}).
+ * arrive while a hand-off is under way travel together in the next one (ingest's {@code HandOff}).
  */
 public final class EventMessage {
 
@@ -86,7 +86,7 @@ public final class EventMessage {
          * What it adds to a message after {@code previous}, roughly: the size bound of a batch counts it. The events
          * of one delivery share its body, which a message carries once.
          */
-        int size(Outgoing previous) {
+        public int size(Outgoing previous) {
             return (sharesBodyWith(previous) ? 0 : body.length) + headersJson.length() + eventId.length()
                     + type.length() + (orderKey == null ? 0 : orderKey.length())
                     + (traceParent == null ? 0 : traceParent.length()) + 64;

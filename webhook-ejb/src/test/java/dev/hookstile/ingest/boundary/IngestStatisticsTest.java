@@ -1,5 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
+import dev.hookstile.ingest.Outcome;
 import dev.hookstile.ingest.Series;
 import dev.hookstile.ingest.control.Tally;
 import dev.hookstile.platform.boundary.SchemaMigration;
@@ -36,7 +37,7 @@ class IngestStatisticsTest {
                     delta(NOW - 26 * HOUR, 1000, 0, 0)), "a");
             IngestBuckets.write(connection, List.of(delta(NOW - 20_000, 3, 0, 1)), "b");
         }
-        statistics.metrics.tally().count("gh", Tally.Outcome.ACCEPTED, NOW - 1_000);
+        statistics.metrics.tally().count("gh", Outcome.ACCEPTED, NOW - 1_000);
 
         IngestStatistics.SourceTotals gh = statistics.bySource(NOW).get("gh");
 
@@ -48,7 +49,7 @@ class IngestStatisticsTest {
     @Test
     void theSeriesIsOfOneSourceOrOfAllInEventsPerSecond() throws SQLException {
         var statistics = statistics("series");
-        long last = Tally.bucketOf(NOW) - Tally.BUCKET_MILLIS;
+        long last = Series.bucketOf(NOW) - Series.BUCKET_MILLIS;
         try (Connection connection = statistics.dataSource.getConnection()) {
             IngestBuckets.write(connection, List.of(delta(last, 20, 0, 0),
                     new Tally.Delta(last, "pay", 10, 0, 5, last)), "a");
@@ -64,7 +65,7 @@ class IngestStatisticsTest {
     }
 
     private static Tally.Delta delta(long at, long accepted, long duplicate, long rejected) {
-        return new Tally.Delta(Tally.bucketOf(at), "gh", accepted, duplicate, rejected, accepted > 0 ? at : 0);
+        return new Tally.Delta(Series.bucketOf(at), "gh", accepted, duplicate, rejected, accepted > 0 ? at : 0);
     }
 
     private static IngestStatistics statistics(String name) {

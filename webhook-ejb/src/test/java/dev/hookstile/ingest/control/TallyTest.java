@@ -1,5 +1,7 @@
 package dev.hookstile.ingest.control;
 
+import dev.hookstile.ingest.Series;
+import dev.hookstile.ingest.Outcome;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -17,20 +19,20 @@ class TallyTest {
 
     @Test
     void anInstantBelongsToTheTenSecondBucketThatStartedAtOrBeforeIt() {
-        assertEquals(T0, Tally.bucketOf(T0));
-        assertEquals(T0, Tally.bucketOf(T0 + 9_999));
-        assertEquals(T0 + 10_000, Tally.bucketOf(T0 + 10_000));
-        assertEquals(-10_000, Tally.bucketOf(-1));
+        assertEquals(T0, Series.bucketOf(T0));
+        assertEquals(T0, Series.bucketOf(T0 + 9_999));
+        assertEquals(T0 + 10_000, Series.bucketOf(T0 + 10_000));
+        assertEquals(-10_000, Series.bucketOf(-1));
     }
 
     @Test
     void outcomesAreCountedPerSourceAndBucketAndTheNewestAcceptedEventIsKept() {
         var tally = new Tally();
-        tally.count("gh", Tally.Outcome.ACCEPTED, T0 + 1);
-        tally.count("gh", Tally.Outcome.ACCEPTED, T0 + 5);
-        tally.count("gh", Tally.Outcome.DUPLICATE, T0 + 7);
-        tally.count("gh", Tally.Outcome.REJECTED, T0 + 10_001);
-        tally.count("pay", Tally.Outcome.ACCEPTED, T0 + 3);
+        tally.count("gh", Outcome.ACCEPTED, T0 + 1);
+        tally.count("gh", Outcome.ACCEPTED, T0 + 5);
+        tally.count("gh", Outcome.DUPLICATE, T0 + 7);
+        tally.count("gh", Outcome.REJECTED, T0 + 10_001);
+        tally.count("pay", Outcome.ACCEPTED, T0 + 3);
 
         List<Tally.Delta> deltas = sorted(tally.drain(T0 + 10_002));
 
@@ -42,9 +44,9 @@ class TallyTest {
     @Test
     void aDrainTakesTheCountsSoTheNextDrainHasOnlyWhatCameSince() {
         var tally = new Tally();
-        tally.count("gh", Tally.Outcome.ACCEPTED, T0);
+        tally.count("gh", Outcome.ACCEPTED, T0);
         tally.drain(T0 + 1);
-        tally.count("gh", Tally.Outcome.ACCEPTED, T0 + 2);
+        tally.count("gh", Outcome.ACCEPTED, T0 + 2);
 
         assertEquals(List.of(new Tally.Delta(T0, "gh", 1, 0, 0, T0 + 2)), tally.drain(T0 + 3));
         assertEquals(List.of(), tally.drain(T0 + 4));
@@ -53,9 +55,9 @@ class TallyTest {
     @Test
     void countsOfAFailedWriteAreRestoredAndWrittenWithTheNextDrain() {
         var tally = new Tally();
-        tally.count("gh", Tally.Outcome.ACCEPTED, T0);
+        tally.count("gh", Outcome.ACCEPTED, T0);
         List<Tally.Delta> failed = tally.drain(T0 + 1);
-        tally.count("gh", Tally.Outcome.DUPLICATE, T0 + 2);
+        tally.count("gh", Outcome.DUPLICATE, T0 + 2);
 
         tally.restore(failed, T0 + 3, 60_000);
 
@@ -73,7 +75,7 @@ class TallyTest {
     @Test
     void pendingShowsWhatIsNotDrainedWithoutTakingIt() {
         var tally = new Tally();
-        tally.count("gh", Tally.Outcome.ACCEPTED, T0);
+        tally.count("gh", Outcome.ACCEPTED, T0);
 
         assertEquals(List.of(new Tally.Delta(T0, "gh", 1, 0, 0, T0)), tally.pending());
         assertEquals(List.of(new Tally.Delta(T0, "gh", 1, 0, 0, T0)), tally.drain(T0 + 1));
@@ -88,7 +90,7 @@ class TallyTest {
         for (int t = 0; t < 4; t++) {
             threads.execute(() -> {
                 for (int i = 0; i < perThread; i++) {
-                    tally.count("gh", Tally.Outcome.ACCEPTED, T0 + 1);
+                    tally.count("gh", Outcome.ACCEPTED, T0 + 1);
                 }
             });
         }

@@ -3,6 +3,7 @@ package dev.hookstile.receive.boundary;
 import dev.hookstile.ingest.boundary.BodyLimits;
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
 import dev.hookstile.ingest.BodyBudget;
+import dev.hookstile.ingest.Outcome;
 import dev.hookstile.ingest.RequestBody;
 import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Metrics;
@@ -76,7 +77,7 @@ public class BodyBuffer extends HttpFilter {
     private static final String COLLECTOR = BodyBuffer.class.getName() + ".collector";
     private static final byte[] NO_BODY = new byte[0];
     private static final String WEBHOOKS = "/webhooks/";
-    /** What the resource answered a delivery ({@link DeliveryMetrics.Answered}), for timing its answer here. */
+    /** What the resource answered a delivery ({@link Outcome}), for timing its answer here. */
     static final String ANSWERED = BodyBuffer.class.getName() + ".answered";
 
     /**
@@ -210,12 +211,12 @@ public class BodyBuffer extends HttpFilter {
      * refusal); an answer that is neither (Slack's URL verification) is not a delivery's and is not timed.
      */
     private void acked(HttpServletRequest request, HttpServletResponse response, long arrived) {
-        DeliveryMetrics.Answered answered = request.getAttribute(ANSWERED) instanceof DeliveryMetrics.Answered said
+        Outcome outcome = request.getAttribute(ANSWERED) instanceof Outcome said
                 ? said
-                : response.getStatus() == 503 ? DeliveryMetrics.Answered.UNAVAILABLE
-                : response.getStatus() >= 400 ? DeliveryMetrics.Answered.REJECTED : null;
-        if (answered != null) {
-            metrics.answered(answered, arrived);
+                : response.getStatus() == 503 ? Outcome.UNAVAILABLE
+                : response.getStatus() >= 400 ? Outcome.REJECTED : null;
+        if (outcome != null) {
+            metrics.answered(outcome, arrived);
         }
     }
 
@@ -449,8 +450,7 @@ public class BodyBuffer extends HttpFilter {
             } finally {
                 async.complete();
                 if (!operator) {
-                    metrics.answered(reason.status() == 503 ? DeliveryMetrics.Answered.UNAVAILABLE
-                            : DeliveryMetrics.Answered.REJECTED, arrived);
+                    metrics.answered(reason.status() == 503 ? Outcome.UNAVAILABLE : Outcome.REJECTED, arrived);
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dev.hookstile.receive.boundary;
 
 import dev.hookstile.platform.Text;
+import dev.hookstile.ingest.Outcome;
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
 import dev.hookstile.ingest.boundary.Ingest;
 import dev.hookstile.ingest.boundary.Receipt;
@@ -73,9 +74,9 @@ public class WebhooksResource {
             if (receipt.answer() != null) {
                 return answer(receipt.answer());
             }
-            request.setProperty(BodyBuffer.ANSWERED, receipt.duplicate()
-                    ? DeliveryMetrics.Answered.DUPLICATE : DeliveryMetrics.Answered.ACCEPTED);
-            return Response.status(receipt.duplicate() ? Response.Status.OK : Response.Status.ACCEPTED)
+            Outcome outcome = receipt.outcome();
+            request.setProperty(BodyBuffer.ANSWERED, outcome);
+            return Response.status(outcome == Outcome.DUPLICATE ? Response.Status.OK : Response.Status.ACCEPTED)
                     .type(MediaType.APPLICATION_JSON_TYPE)
                     .entity(json(receipt))
                     .build();
@@ -131,13 +132,13 @@ public class WebhooksResource {
      */
     private static byte[] json(Receipt receipt) {
         var json = JSON.createObjectBuilder()
-                .add("status", receipt.status())
+                .add("status", receipt.outcome().label())
                 .add("source", receipt.source())
                 .add("eventId", receipt.events().get(0).eventId());
         if (receipt.events().size() > 1) {
             var events = JSON.createArrayBuilder();
             receipt.events().forEach(e -> events.add(JSON.createObjectBuilder()
-                    .add("eventId", e.eventId()).add("status", e.status())));
+                    .add("eventId", e.eventId()).add("status", e.outcome().label())));
             json.add("events", events);
         }
         return json.build().toString().getBytes(StandardCharsets.UTF_8);
