@@ -74,7 +74,7 @@ class ArchitectureTest {
     @Test
     void theClassesOfBothModulesAreImported() {
         assertTrue(hookstile.contain("dev.hookstile.processing.control.EventTry"), "webhook-ejb's classes");
-        assertTrue(hookstile.contain("dev.hookstile.receive.boundary.WebhooksResource"), "webhook-war's classes");
+        assertTrue(hookstile.contain("dev.hookstile.ingest.boundary.http.WebhooksResource"), "webhook-war's classes");
     }
 
     @Test

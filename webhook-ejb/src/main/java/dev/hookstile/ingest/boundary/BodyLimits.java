@@ -1,7 +1,7 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.ingest.BodyBudget;
-import dev.hookstile.ingest.RequestBody;
+import dev.hookstile.ingest.control.BodyBudget;
+import dev.hookstile.ingest.control.RequestBody;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;

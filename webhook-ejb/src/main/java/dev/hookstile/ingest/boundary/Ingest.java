@@ -2,9 +2,9 @@ package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.platform.Text;
 import dev.hookstile.dedup.boundary.AcceptedEvents;
-import dev.hookstile.ingest.BodyBudget;
+import dev.hookstile.ingest.control.BodyBudget;
 import dev.hookstile.ingest.Outcome;
-import dev.hookstile.ingest.RequestBody;
+import dev.hookstile.ingest.control.RequestBody;
 import dev.hookstile.ingest.control.HandOff;
 import dev.hookstile.source.Answer;
 import dev.hookstile.source.Delivery;

@@ -1,7 +1,6 @@
 package dev.hookstile.web.boundary;
 
-import dev.hookstile.ingest.boundary.DeliveryMetrics;
-import dev.hookstile.source.Rejection;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.WebApplicationException;
@@ -26,8 +25,9 @@ public class WebApplicationProblems implements ExceptionMapper<WebApplicationExc
     @Context
     HttpServletRequest request;
 
+    /** Observed by ingest, which counts one on a webhook's path as a refused delivery. */
     @Inject
-    DeliveryMetrics metrics;
+    Event<RuntimeError> errors;
 
     @Override
     public Response toResponse(WebApplicationException exception) {
@@ -42,10 +42,7 @@ public class WebApplicationProblems implements ExceptionMapper<WebApplicationExc
             default -> exception.getMessage() == null ? title : exception.getMessage();
         };
         String path = uri == null ? null : uri.getPath();
-        if (path != null && path.startsWith("webhooks")) {
-            countRefusedDelivery(path.startsWith("webhooks/") ? path.substring("webhooks/".length()) : null, status,
-                    detail);
-        }
+        errors.fire(new RuntimeError(path, status, detail, request));
         Response.ResponseBuilder problem = Problems.of(status, slug, title, detail, path == null ? null : "/" + path);
         original.getHeaders().forEach((name, values) -> {
             if (!name.equalsIgnoreCase("Content-Type")) {
@@ -53,21 +50,6 @@ public class WebApplicationProblems implements ExceptionMapper<WebApplicationExc
             }
         });
         return problem.build();
-    }
-
-    // A sender's mistake the runtime caught before our code ran is still a refused delivery, counted by reason.
-    // Under its source for the overview when the path names a configured one (DeliveryMetrics checks).
-    private void countRefusedDelivery(String source, int status, String detail) {
-        Rejection reason = switch (status) {
-            case 405 -> Rejection.METHOD_NOT_ALLOWED;
-            case 415 -> Rejection.UNSUPPORTED_MEDIA_TYPE;
-            case 413 -> Rejection.PAYLOAD_TOO_LARGE;
-            // not a delivery problem of the sender's (404 for a path outside /webhooks/{source} never gets here)
-            default -> null;
-        };
-        if (reason != null) {
-            metrics.rejected(source, reason, RefusedRequests.of(request, source, reason, detail, null));
-        }
     }
 
     private static String allowed(Response response) {

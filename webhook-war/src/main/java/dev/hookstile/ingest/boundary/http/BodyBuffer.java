@@ -1,10 +1,10 @@
-package dev.hookstile.receive.boundary;
+package dev.hookstile.ingest.boundary.http;
 
 import dev.hookstile.ingest.boundary.BodyLimits;
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
-import dev.hookstile.ingest.BodyBudget;
+import dev.hookstile.ingest.control.BodyBudget;
 import dev.hookstile.ingest.Outcome;
-import dev.hookstile.ingest.RequestBody;
+import dev.hookstile.ingest.control.RequestBody;
 import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.platform.boundary.OwnThreads;
@@ -24,13 +24,9 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -142,7 +138,7 @@ public class BodyBuffer extends HttpFilter {
                     refuse(request, response, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
                     return;
                 }
-                chain.doFilter(body == null ? request : new Buffered(request, body, collector.size), response);
+                chain.doFilter(body == null ? request : new BufferedRequest(request, body, collector.size), response);
             } finally {
                 if (collector != null) {
                     collector.share.close();
@@ -243,7 +239,7 @@ public class BodyBuffer extends HttpFilter {
         if (!operator && unknownSource(request)) {
             // Refused before the body is read: nothing to buffer or wait for, and the unread rest ends the connection.
             response.setHeader("Connection", "close");
-            chain.doFilter(new Buffered(request, NO_BODY, 0), response);
+            chain.doFilter(new BufferedRequest(request, NO_BODY, 0), response);
             return;
         }
         if (!request.isAsyncSupported() || !plainHttp1(request)) {
@@ -288,7 +284,7 @@ public class BodyBuffer extends HttpFilter {
             READERS.release();
         }
         try {
-            chain.doFilter(new Buffered(request, body, body.length), response);
+            chain.doFilter(new BufferedRequest(request, body, body.length), response);
         } finally {
             budget.give(body.length);
         }
@@ -488,55 +484,6 @@ public class BodyBuffer extends HttpFilter {
         @Override
         public void onStartAsync(AsyncEvent event) {
             // the dispatched request does not start another asynchronous cycle
-        }
-    }
-
-    /** The request as the resource sees it: the body comes from memory, already complete. */
-    private static final class Buffered extends HttpServletRequestWrapper {
-
-        private final byte[] body;
-        private final int size;
-
-        Buffered(HttpServletRequest request, byte[] body, int size) {
-            super(request);
-            this.body = body;
-            this.size = size;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            var bytes = new ByteArrayInputStream(body, 0, size);
-            return new ServletInputStream() {
-                @Override
-                public int read() {
-                    return bytes.read();
-                }
-
-                @Override
-                public int read(byte[] buffer, int offset, int length) {
-                    return bytes.read(buffer, offset, length);
-                }
-
-                @Override
-                public boolean isFinished() {
-                    return bytes.available() == 0;
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    throw new IllegalStateException("the body is already read");
-                }
-            };
-        }
-
-        @Override
-        public BufferedReader getReader() {
-            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
         }
     }
 }

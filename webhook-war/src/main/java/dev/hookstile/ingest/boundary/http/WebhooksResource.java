@@ -1,4 +1,4 @@
-package dev.hookstile.receive.boundary;
+package dev.hookstile.ingest.boundary.http;
 
 import dev.hookstile.platform.Text;
 import dev.hookstile.ingest.Outcome;

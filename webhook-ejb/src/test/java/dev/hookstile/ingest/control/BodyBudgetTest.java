@@ -1,4 +1,4 @@
-package dev.hookstile.ingest;
+package dev.hookstile.ingest.control;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.hookstile.ingest;
+package dev.hookstile.ingest.control;
 
 import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;

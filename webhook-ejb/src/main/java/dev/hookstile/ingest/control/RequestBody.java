@@ -1,4 +1,4 @@
-package dev.hookstile.ingest;
+package dev.hookstile.ingest.control;
 
 import dev.hookstile.platform.boundary.OwnThreads;
 import dev.hookstile.source.RejectedDelivery;
@@ -7,9 +7,7 @@ import dev.hookstile.source.Rejection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -24,8 +22,6 @@ import java.util.function.LongSupplier;
  * sender that declares a body and then sends nothing holds the thread until the deadline, not until the socket's own
  * timeout. (Plain HTTP/1.x bodies still arriving are gathered without a thread before they get here; what reaches
  * this loop slowly is a request offering a protocol upgrade, or an HTTP/2 stream.)
- *
- * <p>Longer than 300 lines because the blocking read's limit, budget and watchdog deadline interlock.
  */
 public final class RequestBody {
 
@@ -104,7 +100,7 @@ public final class RequestBody {
             int arrived = in.available();
             if (declaredLength < 0 || arrived < declaredLength) {
                 // A read may block: the deadline must not depend on it returning.
-                watchdog = Watchdog.arm(deadline);
+                watchdog = Watchdog.arm(deadline, WATCHDOGS);
             }
             byte[] body = declaredLength >= 0
                     ? readDeclared(in, (int) declaredLength, arrived, deadline, buffer, watchdog)
@@ -244,83 +240,6 @@ public final class RequestBody {
                 budget.give(bytes.length);
                 bytes = EMPTY;
             }
-        }
-    }
-
-    /**
-     * Interrupts the reading thread if it is still blocked in a read at the deadline: Grizzly's blocking read waits
-     * on a selector, which an interrupt wakes, and the read then fails. The interrupt is only ever delivered while the
-     * thread is inside a read (under this object's lock), and cleared again before the thread leaves the read, so it
-     * never reaches anything else the request thread does.
-     */
-    static final class Watchdog implements Runnable {
-
-        private static final int IDLE = 0;
-        private static final int READING = 1;
-        private static final int FIRED = 2;
-        private static final int DISARMED = 3;
-
-        private final Thread reader = Thread.currentThread();
-        private int state = IDLE;
-        private boolean fired;
-        private ScheduledFuture<?> task;
-
-        static Watchdog arm(Deadline deadline) throws RejectedDelivery {
-            long remaining = deadline.remainingNanos();
-            if (remaining == Long.MAX_VALUE) {
-                return null;
-            }
-            if (remaining <= 0) {
-                throw deadline.expired();
-            }
-            var watchdog = new Watchdog();
-            watchdog.task = WATCHDOGS.schedule(watchdog, remaining, TimeUnit.NANOSECONDS);
-            return watchdog;
-        }
-
-        @Override
-        public synchronized void run() {
-            if (state == READING) {
-                reader.interrupt();
-            }
-            if (state != DISARMED) {
-                state = FIRED;
-                fired = true;
-            }
-        }
-
-        synchronized void reading() throws DeadlinePassed {
-            if (state == FIRED) {
-                throw new DeadlinePassed();
-            }
-            state = READING;
-        }
-
-        synchronized void idle() {
-            if (state == FIRED) {
-                // The interrupt was delivered under this lock: clear it before the thread does anything else.
-                Thread.interrupted();
-            } else {
-                state = IDLE;
-            }
-        }
-
-        synchronized boolean fired() {
-            return fired;
-        }
-
-        void disarm() {
-            task.cancel(false);
-            synchronized (this) {
-                state = DISARMED;
-            }
-        }
-    }
-
-    /** The deadline passed between two reads: no read is started. */
-    static final class DeadlinePassed extends IOException {
-        DeadlinePassed() {
-            super("the body deadline passed", null);
         }
     }
 }
