@@ -34,8 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The layout's rules, checked on the built classes of {@code webhook-ejb} and {@code webhook-war} together (the
- * handler API and the test kit aside), so that the shape a newcomer reads in the README cannot rot unnoticed:
+ * The layout's rules, checked on the built classes of {@code webhook-ejb}, {@code webhook-war} and {@code config}
+ * together (the handler API and the test kit aside), so that the shape a newcomer reads in the README cannot rot
+ * unnoticed:
  * <ul>
  *   <li>no cycle between features ({@code dev.hookstile.<feature>}), nor between packages;</li>
  *   <li>a feature uses another only through its published types: the feature's own package
@@ -44,7 +45,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>no package is split across the two jars (in the EAR they sit in different class loaders);</li>
  *   <li>an {@code entity} package holds mapped entities, not SQL: the statements run through JDBC live in one holder
  *       per table, {@code <Table>Statements}, a final class in its feature's {@code control};</li>
- *   <li>a class over 300 lines says at its top why it is that long.</li>
+ *   <li>a class over 300 lines says at its top why it is that long, in every module;</li>
+ *   <li>the handler API ({@code webhook-api}) needs no container, only Java and JSON; the test kit
+ *       ({@code webhook-test}) reaches Hookstile only through the handler API; the benchmark's code
+ *       ({@code bench}, {@code bench/plain}) and the examples only through the handler API and the test kit (they
+ *       are built only in their own builds, so their rule reads their sources' imports).</li>
  * </ul>
  */
 class ArchitectureTest {
@@ -59,6 +64,16 @@ class ArchitectureTest {
                 .that(DescribedPredicate.describe("Hookstile's own modules",
                         c -> !c.getPackageName().startsWith("dev.hookstile.api")
                                 && !c.getPackageName().startsWith("dev.hookstile.test")));
+    }
+
+    /** The handler API and the test kit, for their own rules. */
+    private static JavaClasses published;
+
+    @BeforeAll
+    static void importPublished() {
+        published = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.hookstile.api", "dev.hookstile.test");
     }
 
     private static String feature(JavaClass type) {
@@ -153,22 +168,75 @@ class ArchitectureTest {
         rule.check(hookstile);
     }
 
+    /** Every module's own code (not its tests): main sources, and the load generator's. */
+    private static List<Path> codeOfEveryModule() throws IOException {
+        try (Stream<Path> files = Files.walk(Path.of(".."))) {
+            return files.filter(f -> f.toString().endsWith(".java"))
+                    .filter(f -> !f.toString().contains("/target/") && !f.toString().contains("/node_modules/"))
+                    .filter(f -> f.toString().contains("/src/main/java/") || f.toString().contains("/src/load/java/"))
+                    .toList();
+        }
+    }
+
+    @Test
+    void everyModulesCodeIsFound() throws IOException {
+        var modules = new TreeSet<String>();
+        for (Path file : codeOfEveryModule()) {
+            modules.add(file.toString().replaceAll("^\\.\\./|/src/.*$", ""));
+        }
+        assertTrue(modules.containsAll(List.of("webhook-api", "webhook-test", "webhook-ejb", "webhook-war", "config",
+                "bench", "bench/plain", "examples/handler-example/handler")), modules.toString());
+    }
+
     /** A class a newcomer must read whole is short, or says at its top why it is not. */
     @Test
     void aClassOverThreeHundredLinesSaysWhy() throws IOException {
         var unexplained = new TreeSet<String>();
-        for (String module : new String[] {"webhook-ejb", "webhook-war"}) {
-            Path sources = Path.of("..", module, "src/main/java");
-            try (Stream<Path> files = Files.walk(sources)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-                    List<String> lines = Files.readAllLines(file);
-                    if (lines.size() > 300 && lines.stream().noneMatch(l -> l.contains("Longer than 300 lines because"))) {
-                        unexplained.add(module + "/" + sources.relativize(file) + " (" + lines.size() + " lines)");
-                    }
-                }
+        for (Path file : codeOfEveryModule()) {
+            List<String> lines = Files.readAllLines(file);
+            if (lines.size() > 300 && lines.stream().noneMatch(l -> l.contains("Longer than 300 lines because"))) {
+                unexplained.add(Path.of("..").relativize(file) + " (" + lines.size() + " lines)");
             }
         }
         assertEquals(new TreeSet<>(), unexplained, "classes over 300 lines without \"Longer than 300 lines because\"");
+    }
+
+    @Test
+    void theHandlerApiNeedsNoContainer() {
+        ArchRule rule = classes().that().resideInAPackage("dev.hookstile.api..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "jakarta.json..", "dev.hookstile.api..");
+        rule.check(published);
+    }
+
+    @Test
+    void theTestKitReachesHookstileOnlyThroughTheHandlerApi() {
+        ArchRule rule = classes().that().resideInAPackage("dev.hookstile.test..")
+                .should().onlyDependOnClassesThat(DescribedPredicate.describe("outside Hookstile, or its handler API",
+                        (JavaClass c) -> !c.getPackageName().startsWith("dev.hookstile.")
+                                || c.getPackageName().startsWith("dev.hookstile.api")
+                                || c.getPackageName().startsWith("dev.hookstile.test")));
+        rule.check(published);
+    }
+
+    private static final Pattern HOOKSTILE_IMPORT = Pattern.compile("^import (static )?dev\\.hookstile\\.([a-z]+)\\b.*");
+
+    /** What a user could write themselves: the benchmark's handler and receivers, and the examples. */
+    @Test
+    void theBenchmarkAndTheExamplesUseOnlyTheHandlerApiAndTheTestKit() throws IOException {
+        var reaching = new TreeSet<String>();
+        for (Path file : codeOfEveryModule()) {
+            String path = file.toString();
+            if (!path.startsWith("../bench/") && !path.startsWith("../examples/")) {
+                continue;
+            }
+            for (String line : Files.readAllLines(file)) {
+                var imported = HOOKSTILE_IMPORT.matcher(line);
+                if (imported.matches() && !Set.of("api", "test", "bench").contains(imported.group(2))) {
+                    reaching.add(Path.of("..").relativize(file) + ": " + line);
+                }
+            }
+        }
+        assertEquals(new TreeSet<>(), reaching, "imports of Hookstile's internals");
     }
 
     @Test
