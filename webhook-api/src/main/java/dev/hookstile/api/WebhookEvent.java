@@ -122,28 +122,12 @@ public record WebhookEvent(String source, String provider, String eventId, Strin
     }
 
     /**
-     * For log lines and messages: the id and the type are the sender's, so they are quoted and every character that
-     * could start a new line or hide what follows (control characters, Unicode line separators, bidirectional
-     * overrides) is written as a backslash, {@code u} and its four hex digits.
+     * For log lines and messages: the id and the type are the sender's, so they are {@linkplain Text#quoted quoted}
+     * as Hookstile quotes them in its own log lines.
      */
     @Override
     public String toString() {
-        return "WebhookEvent[" + source + "/" + quoted(eventId) + " type=" + quoted(type) + " attempt=" + attempt + "]";
-    }
-
-    private static String quoted(String text) {
-        var out = new StringBuilder(text.length() + 2).append('"');
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '"' || c == '\\') {
-                out.append('\\').append(c);
-            } else if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029'
-                    || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069')) {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.append('"').toString();
+        return "WebhookEvent[" + source + "/" + Text.quoted(eventId) + " type=" + Text.quoted(type) + " attempt="
+                + attempt + "]";
     }
 }

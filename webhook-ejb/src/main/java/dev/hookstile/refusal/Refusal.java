@@ -1,6 +1,6 @@
 package dev.hookstile.refusal;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.source.Rejection;
 
 import java.security.MessageDigest;

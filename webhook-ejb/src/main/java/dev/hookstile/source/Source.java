@@ -1,6 +1,6 @@
 package dev.hookstile.source;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

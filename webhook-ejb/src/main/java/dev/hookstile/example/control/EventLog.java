@@ -1,6 +1,6 @@
 package dev.hookstile.example.control;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.api.WebhookHandler;
 import dev.hookstile.platform.boundary.LogFields;

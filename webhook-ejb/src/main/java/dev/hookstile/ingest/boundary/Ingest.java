@@ -1,6 +1,6 @@
 package dev.hookstile.ingest.boundary;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.dedup.boundary.AcceptedEvents;
 import dev.hookstile.ingest.control.BodyBudget;
 import dev.hookstile.ingest.Outcome;

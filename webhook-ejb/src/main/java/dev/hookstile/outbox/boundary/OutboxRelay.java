@@ -1,6 +1,6 @@
 package dev.hookstile.outbox.boundary;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.outbox.control.DestinationBreakers;
 import dev.hookstile.outbox.control.HttpForwarding;
 import dev.hookstile.outbox.control.OutboxEntries;

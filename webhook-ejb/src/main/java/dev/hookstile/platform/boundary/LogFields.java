@@ -1,7 +1,7 @@
 package dev.hookstile.platform.boundary;
 
 import dev.hookstile.api.WebhookEvent;
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.hookstile.processing.control;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.events.entity.EventBody;
 import dev.hookstile.events.entity.EventStatus;

@@ -1,6 +1,6 @@
 package dev.hookstile.processing.control;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.platform.boundary.LogFields;

@@ -1,6 +1,6 @@
 package dev.hookstile.replay.boundary;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.events.boundary.EventQuery;

@@ -1,6 +1,6 @@
 package dev.hookstile.search.boundary;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.settings.SettingsCheck;
 import dev.hookstile.source.JsonFields;
 import dev.hookstile.source.RejectedDelivery;

@@ -1,6 +1,6 @@
 package dev.hookstile.source.boundary;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.source.SourceConfigurationException;
 
 import dev.hookstile.source.Source;

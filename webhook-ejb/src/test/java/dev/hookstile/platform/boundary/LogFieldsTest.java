@@ -1,6 +1,6 @@
 package dev.hookstile.platform.boundary;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.api.WebhookEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

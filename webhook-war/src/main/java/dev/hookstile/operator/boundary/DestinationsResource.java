@@ -1,6 +1,6 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.events.boundary.EventCounts;
 import dev.hookstile.outbox.boundary.Breakers;
 import dev.hookstile.outbox.boundary.Forwardings;

@@ -1,6 +1,6 @@
 package dev.hookstile.operator.boundary;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.source.JsonMatch;

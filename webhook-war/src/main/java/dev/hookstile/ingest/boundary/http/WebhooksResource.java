@@ -1,6 +1,6 @@
 package dev.hookstile.ingest.boundary.http;
 
-import dev.hookstile.platform.Text;
+import dev.hookstile.api.Text;
 import dev.hookstile.ingest.Outcome;
 import dev.hookstile.ingest.boundary.DeliveryMetrics;
 import dev.hookstile.ingest.boundary.Ingest;

@@ -1,4 +1,4 @@
-package dev.hookstile.platform;
+package dev.hookstile.api;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.hookstile.platform;
+package dev.hookstile.api;
 
 /**
  * Text that a sender or an operator controls (an event id, a source name, a handler's failure), made safe to put
@@ -10,6 +10,9 @@ package dev.hookstile.platform;
  * What may not stand as it is: control characters (C0, DEL, C1), which could end a line and start a forged one or
  * recolour a terminal; the Unicode line and paragraph separators; and the bidirectional overrides and isolates, which
  * reorder what a terminal or a page shows.
+ *
+ * <p>In the handler API so that Hookstile, {@link WebhookEvent#toString()} and a handler's own log lines follow the
+ * same rule.
  */
 public final class Text {
 
