@@ -5,21 +5,15 @@ import dev.hookstile.ingest.boundary.DeliveryMetrics;
 import dev.hookstile.ingest.control.BodyBudget;
 import dev.hookstile.ingest.Outcome;
 import dev.hookstile.ingest.control.RequestBody;
-import dev.hookstile.metrics.boundary.Counter;
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.platform.boundary.OwnThreads;
-import dev.hookstile.web.boundary.Problems;
-import dev.hookstile.web.boundary.RefusedRequests;
 import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.boundary.Sources;
 import jakarta.inject.Inject;
 import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpFilter;
@@ -27,15 +21,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.EnumMap;
-import java.util.Map;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Reads a webhook's body without holding a thread while it arrives, then hands the whole body to
@@ -60,19 +48,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * body read. Refused operator bodies are counted in {@code hookstile_operator_bodies_refused_total{reason}}, not as
  * deliveries.
  *
- * <p>Longer than 300 lines because a non-blocking read is one state machine (the listener's callbacks, growth against
- * the budget, the deadline, the one answer) that is safest read in one place: split, each part would need the
- * others' state.
+ * <p>Which way a body is read is decided here; the non-blocking read itself, one state machine (the listener's
+ * callbacks, growth against the budget, the deadline, the one answer), is {@link BodyCollector}, and what a refused
+ * body costs (counted, answered) is {@link BodyRefusals}.
  */
 public class BodyBuffer extends HttpFilter {
 
     /** An operator request's body (a sign-in, a replay's filter) is at most this large. */
     static final int OPERATOR_MAX_BYTES = 64 * 1024;
 
-    private static final String BODY = BodyBuffer.class.getName() + ".body";
+    static final String BODY = BodyBuffer.class.getName() + ".body";
     private static final String COLLECTOR = BodyBuffer.class.getName() + ".collector";
-    private static final byte[] NO_BODY = new byte[0];
-    private static final String WEBHOOKS = "/webhooks/";
+    static final byte[] NO_BODY = new byte[0];
     /** What the resource answered a delivery ({@link Outcome}), for timing its answer here. */
     static final String ANSWERED = BodyBuffer.class.getName() + ".answered";
 
@@ -106,16 +93,11 @@ public class BodyBuffer extends HttpFilter {
     @Inject
     Metrics registry;
 
-    private final Map<Rejection, Counter> operatorRefused = new EnumMap<>(Rejection.class);
+    private BodyRefusals refusals;
 
     @Override
     public void init() {
-        var family = registry.counter("hookstile_operator_bodies_refused_total",
-                "Operator API request bodies refused (too slow, too large, no room left), by reason", "reason");
-        for (Rejection reason : new Rejection[] {Rejection.BODY_TIMEOUT, Rejection.BODY_BUFFERS_FULL,
-                Rejection.PAYLOAD_TOO_LARGE, Rejection.INVALID_PAYLOAD}) {
-            operatorRefused.put(reason, family.labels(reason.slug()));
-        }
+        refusals = new BodyRefusals(metrics, registry);
         deadlines = deadlines();
     }
 
@@ -130,12 +112,12 @@ public class BodyBuffer extends HttpFilter {
             throws IOException, ServletException {
         boolean operator = operator(request);
         if (request.getDispatcherType() == DispatcherType.ASYNC) {
-            var collector = (Collector) request.getAttribute(COLLECTOR);
+            var collector = (BodyCollector) request.getAttribute(COLLECTOR);
             try {
                 byte[] body = (byte[]) request.getAttribute(BODY);
                 if (operator && collector != null && collector.size > OPERATOR_MAX_BYTES) {
-                    refused(true, request, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
-                    refuse(request, response, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
+                    refusals.refuse(true, request, response, Rejection.PAYLOAD_TOO_LARGE,
+                            BodyRefusals.tooLarge(OPERATOR_MAX_BYTES));
                     return;
                 }
                 chain.doFilter(body == null ? request : new BufferedRequest(request, body, collector.size), response);
@@ -184,24 +166,6 @@ public class BodyBuffer extends HttpFilter {
         return operator ? OPERATOR_MAX_BYTES : limits.maxBytes();
     }
 
-    private static String tooLarge() {
-        return "an operator API request body is at most " + OPERATOR_MAX_BYTES + " bytes; nothing was done";
-    }
-
-    /** Counts a refused body: a delivery's under its source, an operator request's apart from deliveries. */
-    private void refused(boolean operator, HttpServletRequest request, Rejection reason, String detail) {
-        if (operator) {
-            Counter counter = operatorRefused.get(reason);
-            if (counter != null) {
-                counter.inc();
-            }
-        } else {
-            String source = sourceName(request);
-            // The body was not read whole: its declared size is kept, no hash.
-            metrics.rejected(source, reason, RefusedRequests.of(request, source, reason, detail, null));
-        }
-    }
-
     /**
      * Times a delivery's answer: as the resource said what it was ({@link #ANSWERED}), else by its status (a
      * refusal); an answer that is neither (Slack's URL verification) is not a delivery's and is not timed.
@@ -220,8 +184,8 @@ public class BodyBuffer extends HttpFilter {
             throws IOException, ServletException {
         boolean operator = operator(request);
         if (operator && request.getContentLengthLong() > OPERATOR_MAX_BYTES) {
-            refused(true, request, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
-            refuse(request, response, Rejection.PAYLOAD_TOO_LARGE, tooLarge());
+            refusals.refuse(true, request, response, Rejection.PAYLOAD_TOO_LARGE,
+                    BodyRefusals.tooLarge(OPERATOR_MAX_BYTES));
             return;
         }
         if (!operator && request.getContentLengthLong() > limits.maxBytes()) {
@@ -248,7 +212,8 @@ public class BodyBuffer extends HttpFilter {
         }
         AsyncContext async = request.startAsync(request, response);
         async.setTimeout(0);
-        var collector = new Collector(request, async, declared, arrived);
+        var collector = new BodyCollector(request, async, declared, arrived, operator, maxBytes(operator, limits),
+                limits, refusals, metrics);
         async.addListener(collector);
         request.setAttribute(COLLECTOR, collector);
         collector.deadline = deadlines.schedule(collector::expire, limits.timeoutSeconds(), TimeUnit.SECONDS);
@@ -267,8 +232,7 @@ public class BodyBuffer extends HttpFilter {
         if (!READERS.tryAcquire()) {
             String detail = "too many request bodies are still arriving on connections offering a protocol"
                     + " upgrade; nothing was accepted, retry later";
-            refused(operator(request), request, Rejection.BODY_BUFFERS_FULL, detail);
-            refuse(request, response, Rejection.BODY_BUFFERS_FULL, detail);
+            refusals.refuse(operator(request), request, response, Rejection.BODY_BUFFERS_FULL, detail);
             return;
         }
         BodyBudget budget = limits.budget();
@@ -277,8 +241,7 @@ public class BodyBuffer extends HttpFilter {
             body = RequestBody.read(request.getInputStream(), declared, maxBytes(operator(request), limits),
                     RequestBody.Deadline.in(limits.timeoutSeconds()), budget);
         } catch (RejectedDelivery rejected) {
-            refused(operator(request), request, rejected.reason(), rejected.detail());
-            refuse(request, response, rejected.reason(), rejected.detail());
+            refusals.refuse(operator(request), request, response, rejected.reason(), rejected.detail());
             return;
         } finally {
             READERS.release();
@@ -292,36 +255,9 @@ public class BodyBuffer extends HttpFilter {
 
     /** The source named in the path is certainly not configured (an encoded name is left to the resource). */
     private boolean unknownSource(HttpServletRequest request) {
-        String name = sourceName(request);
+        String name = BodyRefusals.sourceName(request);
         return name != null && name.indexOf('%') < 0 && name.indexOf(';') < 0 && name.indexOf('/') < 0
                 && sources.find(name).isEmpty();
-    }
-
-    /**
-     * The path's source segment as sent, or {@code null}: for counting a refusal under its source, which
-     * {@link DeliveryMetrics} does only when it names a configured one.
-     */
-    private static String sourceName(HttpServletRequest request) {
-        String uri = request.getRequestURI();
-        int start = uri.indexOf(WEBHOOKS, request.getContextPath().length());
-        return start < 0 ? null : uri.substring(start + WEBHOOKS.length());
-    }
-
-    /** A problem answered before JAX-RS: the body was not read, so the connection ends with it. */
-    private void refuse(HttpServletRequest request, HttpServletResponse response, Rejection reason, String detail) {
-        try {
-            response.setStatus(reason.status());
-            response.setHeader("Connection", "close");
-            if (reason.status() == 503) {
-                response.setHeader("Retry-After", Problems.RETRY_AFTER_SECONDS);
-            }
-            response.setContentType(Problems.MEDIA_TYPE);
-            response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-            response.getWriter().write(Problems.json(reason.status(), reason.slug(), reason.title(), detail,
-                    request.getRequestURI()));
-        } catch (IOException | RuntimeException gone) {
-            // the client went away meanwhile: nothing to answer
-        }
     }
 
     /**
@@ -337,153 +273,5 @@ public class BodyBuffer extends HttpFilter {
         var executor = new ScheduledThreadPoolExecutor(1, OwnThreads.named("hookstile-body-deadlines"));
         executor.setRemoveOnCancelPolicy(true);
         return executor;
-    }
-
-    /**
-     * Gathers the body as it arrives, into a buffer grown only by what arrived and taken from the budget; dispatches to
-     * the resource once, or answers once ({@code 408}, {@code 503}). Its share of the budget is given back when the
-     * dispatched request ends, or when the exchange ends any other way (answered here, client gone): the share is
-     * closed by whichever comes first, and a late read can take nothing more.
-     */
-    private final class Collector implements ReadListener, AsyncListener {
-
-        private final HttpServletRequest request;
-        private final AsyncContext async;
-        private final ServletInputStream in;
-        /** The body's size as declared, or one past the limit when chunked (enough to know it is too large). */
-        private final int expected;
-        private final BodyBudget.Share share;
-        /** When the request arrived ({@link System#nanoTime()}): its answer is timed from there. */
-        private final long arrived;
-        /** An operator API request's body: neither counted nor timed as a delivery's. */
-        private final boolean operator;
-        private final AtomicBoolean finished = new AtomicBoolean();
-        private byte[] body = NO_BODY;
-        private int size;
-        private volatile ScheduledFuture<?> deadline;
-
-        Collector(HttpServletRequest request, AsyncContext async, long declared, long arrived) throws IOException {
-            this.request = request;
-            this.arrived = arrived;
-            this.async = async;
-            this.in = request.getInputStream();
-            this.operator = operator(request);
-            this.expected = declared >= 0 ? (int) declared : maxBytes(operator, limits) + 1;
-            this.share = limits.budget().share();
-        }
-
-        @Override
-        public void onDataAvailable() throws IOException {
-            while (!finished.get() && in.isReady()) {
-                if (size == body.length && !grow()) {
-                    return;
-                }
-                int n = in.read(body, size, body.length - size);
-                if (n < 0) {
-                    dispatch();
-                    return;
-                }
-                size += n;
-                if (size >= expected) {
-                    dispatch();
-                    return;
-                }
-            }
-            // Grizzly does not call onAllDataRead when the whole body was already read here.
-            if (in.isFinished()) {
-                dispatch();
-            }
-        }
-
-        /** Room for more of the body, doubling up to what is expected; false (and answered 503) beyond the budget. */
-        private boolean grow() {
-            int grown = (int) Math.min(expected, Math.max(RequestBody.FIRST_BUFFER, 2L * body.length));
-            if (!share.grow(grown)) {
-                overBudget();
-                return false;
-            }
-            byte[] old = body;
-            body = Arrays.copyOf(old, grown);
-            share.shrink(old.length);
-            return true;
-        }
-
-        @Override
-        public void onAllDataRead() {
-            dispatch();
-        }
-
-        @Override
-        public void onError(Throwable failure) {
-            if (finished.compareAndSet(false, true)) {
-                cancelDeadline();
-                share.close();
-                async.complete();
-            }
-        }
-
-        /** The body did not arrive in time: {@code 408}, and the connection is closed. */
-        void expire() {
-            answer(Rejection.BODY_TIMEOUT, "the body did not arrive within " + limits.timeoutSeconds()
-                    + " s; nothing was accepted");
-        }
-
-        private void overBudget() {
-            answer(Rejection.BODY_BUFFERS_FULL, "the bodies being received fill the " + limits.budget().limit()
-                    + " bytes set aside for them; nothing was accepted, retry later");
-        }
-
-        private void answer(Rejection reason, String detail) {
-            if (!finished.compareAndSet(false, true)) {
-                return;
-            }
-            cancelDeadline();
-            share.close();
-            body = NO_BODY;
-            try {
-                refused(operator, request, reason, detail);
-                refuse(request, (HttpServletResponse) async.getResponse(), reason, detail);
-            } finally {
-                async.complete();
-                if (!operator) {
-                    metrics.answered(reason.status() == 503 ? Outcome.UNAVAILABLE : Outcome.REJECTED, arrived);
-                }
-            }
-        }
-
-        private void cancelDeadline() {
-            ScheduledFuture<?> pending = deadline;
-            if (pending != null) {
-                pending.cancel(false);
-            }
-        }
-
-        private void dispatch() {
-            if (finished.compareAndSet(false, true)) {
-                cancelDeadline();
-                request.setAttribute(BODY, body);
-                async.dispatch();
-            }
-        }
-
-        @Override
-        public void onComplete(AsyncEvent event) {
-            share.close();
-        }
-
-        @Override
-        public void onTimeout(AsyncEvent event) {
-            share.close();
-        }
-
-        @Override
-        public void onError(AsyncEvent event) {
-            share.close();
-        }
-
-        @Override
-        public void onStartAsync(AsyncEvent event) {
-            // the dispatched request does not start another asynchronous cycle
-        }
     }
 }
