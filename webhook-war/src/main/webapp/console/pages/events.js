@@ -3,12 +3,11 @@ import { go, href } from '../router.js';
 import { T, Time } from '../text.js';
 import {
     Empty, ErrorNote, EventsTable, Loading, MoreButton, SelectField, SourceField, TextField, TimeField, eventHref,
-    useDraft, usePages,
+    useDraft, usePages, useStatuses,
 } from '../components.js';
 import { ReplayAll, ReplayJobs } from '../replay.js';
 
 const FILTERS = ['source', 'status', 'type', 'since', 'until', 'eventId', 'key', 'match', 'header'];
-export const EVENT_STATUSES = ['received', 'completed', 'ignored', 'retrying', 'dead'];
 
 export function Events({ params }) {
     const [draft, field] = useDraft(params, FILTERS);
@@ -22,12 +21,14 @@ export function Events({ params }) {
         go(href(['events'], draft));
     };
     const filtered = FILTERS.some((name) => params.get(name));
+    const statuses = useStatuses().events;
     // A search (a key, a body fragment, a header) can select a bulk replay: the server counts it first, and reads
-    // every event the other filters select for a fragment or a header. An event still queued or retrying is not
-    // replayed, so only a finished status offers it.
+    // every event the other filters select for a fragment or a header. Only a status the server calls replayable
+    // (finished: an event still queued or retrying is not replayed) offers it.
     const status = params.get('status') || 'dead';
     const searched = ['key', 'match', 'header'].some((name) => params.get(name));
-    const replayFilter = searched && !eventId && ['completed', 'ignored', 'dead'].includes(status)
+    const replayable = statuses.some((s) => s.name === status && s.replayable);
+    const replayFilter = searched && !eventId && replayable
         ? Object.fromEntries([
             ['status', status], ['key', params.get('key')], ['match', params.get('match')],
             ['header', params.get('header')], ['source', params.get('source')],
@@ -38,7 +39,7 @@ export function Events({ params }) {
         <form class="filters" onSubmit=${apply} aria-label="Event filters">
             <${SourceField} id="events-source" value=${draft.source} onChange=${field('source')} />
             <${SelectField} id="events-status" label="Status" value=${draft.status} onChange=${field('status')}
-                            options=${EVENT_STATUSES} any="Any status" />
+                            options=${statuses.map((s) => s.name)} any="Any status" />
             <${TextField} id="events-type" label="Type (prefix)" value=${draft.type} onChange=${field('type')}
                           placeholder="e.g. invoice." />
             <${TimeField} id="events-since" label="Received from" value=${draft.since} onChange=${field('since')} />

@@ -4,11 +4,10 @@ import { go, href } from '../router.js';
 import { T, Time, count, plain } from '../text.js';
 import {
     Dialog, Empty, ErrorNote, Loading, MoreButton, SelectField, SourceField, Status, TextField, TimeField, eventHref,
-    useDraft, useLoad, usePages,
+    useDraft, useLoad, usePages, useStatuses,
 } from '../components.js';
 
 const FILTERS = ['source', 'status', 'type', 'since', 'until'];
-const STATUSES = ['pending', 'delivered', 'dead', 'filtered'];
 
 export function Forwardings({ params }) {
     const [draft, field] = useDraft(params, FILTERS);
@@ -20,6 +19,7 @@ export function Forwardings({ params }) {
         go(href(['forwardings'], draft));
     };
     const filtered = FILTERS.some((name) => params.get(name));
+    const statuses = useStatuses().forwardings;
     return html`<section>
         <h1>Forwardings</h1>
         <p class="help">The outbox: processed events forwarded to each source’s destination, and the effects
@@ -31,7 +31,7 @@ export function Forwardings({ params }) {
             <form class="filters" onSubmit=${apply} aria-label="Forwarding filters">
                 <${SourceField} id="fwd-source" value=${draft.source} onChange=${field('source')} />
                 <${SelectField} id="fwd-status" label="Status" value=${draft.status} onChange=${field('status')}
-                                options=${STATUSES} any="Any status" />
+                                options=${statuses.map((s) => s.name)} any="Any status" />
                 <${TextField} id="fwd-type" label="Event type" value=${draft.type} onChange=${field('type')} />
                 <${TimeField} id="fwd-since" label="Scheduled from" value=${draft.since} onChange=${field('since')} />
                 <${TimeField} id="fwd-until" label="Scheduled before" value=${draft.until} onChange=${field('until')} />
@@ -158,7 +158,7 @@ function ForwardingRow({ forwarding, showEvent }) {
         setBusy(true);
         try {
             await api(`forwardings/${encodeURIComponent(String(d.id))}/replay`, { method: 'POST' });
-            setCurrent({ ...d, status: 'pending', attempts: 0, lastError: d.lastError });
+            setCurrent({ ...d, status: 'pending', replayable: false, attempts: 0, lastError: d.lastError });
             setNote({ ok: true, text: 'Pending again: it is sent at once.' });
         } catch (e) {
             setNote({ ok: false, text: e instanceof ApiError && e.status === 409 ? 'It is pending already.' : e.message });
@@ -180,7 +180,7 @@ function ForwardingRow({ forwarding, showEvent }) {
                 : html`<span class="muted">–</span>`}</td>
         <td class="message">${T(d.lastError)}</td>
         <td>
-            ${d.status === 'dead' || d.status === 'delivered' ? html`<button type="button"
+            ${d.replayable ? html`<button type="button"
                 onClick=${() => setConfirming(true)} disabled=${busy}>Replay</button>` : null}
             ${note ? html`<span class=${note.ok ? 'ok' : 'error'} role=${note.ok ? 'status' : 'alert'}>${T(note.text)}</span>` : null}
             <${Dialog} open=${confirming} title="Send this forwarding again?" onClose=${() => setConfirming(false)}>
