@@ -60,17 +60,51 @@ export function usePages(path, itemsKey, query, keep = () => true, version = 0) 
  * the operator asks (the banner's Retry), never in a loop.
  */
 export function useSourceNames() {
-    const { sources, auth, refresh } = useStore();
+    const { sources } = useSourceDescriptions();
+    return sources || [];
+}
+
+/** The description GET /api/sources gives of one source (its provider's signing scheme...), or null. */
+export function useSourceDescription(name) {
+    const { sourceDescriptions } = useSourceDescriptions();
+    return (sourceDescriptions || []).find((s) => s && s.name === name) || null;
+}
+
+function useSourceDescriptions() {
+    const state = useStore();
+    const { auth, refresh } = state;
     useEffect(() => {
-        const state = store.get();
+        const now = store.get();
         if (auth !== 'signed-in') return;
-        if (state.sources !== null && !(state.sourcesFailed && state.sourcesTried !== refresh)) return;
-        store.set({ sources: state.sources || [], sourcesFailed: false, sourcesTried: refresh });
+        if (now.sources !== null && !(now.sourcesFailed && now.sourcesTried !== refresh)) return;
+        store.set({ sources: now.sources || [], sourcesFailed: false, sourcesTried: refresh });
         api('sources').then(
-            (answer) => store.set({ sources: (answer.sources || []).map((s) => String(s.name)) }),
+            (answer) => store.set({
+                sources: (answer.sources || []).map((s) => String(s.name)),
+                sourceDescriptions: answer.sources || [],
+            }),
             () => store.set({ sourcesFailed: true }));
     }, [auth, refresh]);
-    return sources || [];
+    return state;
+}
+
+/**
+ * The statuses the server knows (GET /api/statuses), asked once a session: each with what it allows (an event's
+ * `finished` and `replayable`, a forwarding's `replayable`). The filters' options and the bulk replay offer come from
+ * it; until it answers they are empty. A failed ask is asked again on the banner's Retry.
+ */
+export function useStatuses() {
+    const { statuses, auth, refresh } = useStore();
+    useEffect(() => {
+        const now = store.get();
+        if (auth !== 'signed-in' || now.statuses !== null || now.statusesAsked === refresh) return;
+        store.set({ statusesAsked: refresh });
+        api('statuses').then((answer) => store.set({ statuses: answer }), () => {});
+    }, [auth, refresh]);
+    return {
+        events: statuses && Array.isArray(statuses.events) ? statuses.events : [],
+        forwardings: statuses && Array.isArray(statuses.forwardings) ? statuses.forwardings : [],
+    };
 }
 
 export function Loading({ what }) {

@@ -8,8 +8,11 @@ let state = {
     unreachable: false,   // the last API call failed at the network level: show the banner
     refresh: 0,           // bumped by the banner's "Retry": pages reload their data
     sources: null,        // source names, for the filter forms (null: not asked yet this session)
+    sourceDescriptions: [], // what GET /api/sources says of each (its signing scheme...), asked with the names
     sourcesFailed: false, // the last ask failed: asked again only on Retry (sourcesTried: the refresh it ran at)
     sourcesTried: -1,
+    statuses: null,       // GET /api/statuses: every status and what it allows (null: not answered yet)
+    statusesAsked: -1,    // the refresh the last ask ran at: after a failure, asked again only on Retry
     jobs: [],             // bulk replays started from this page: {id, total, label, job, error}
     replayed: 0,          // bumped when a bulk replay ends: the dead-event lists load again
 };

@@ -1,49 +1,42 @@
 import { html, useState } from '../lib.js';
 import { useStore } from '../store.js';
 import { api } from '../api.js';
-import { go, href } from '../router.js';
+import { href } from '../router.js';
 import { T, Time, count, parseInstant } from '../text.js';
 import {
-    Empty, ErrorNote, EventsTable, Loading, MoreButton, SourceField, TextField, TimeField, uid, useDraft, useLoad,
-    usePages,
+    Empty, ErrorNote, EventsTable, Loading, SourceField, TextField, TimeField, uid, useLoad,
 } from '../components.js';
+import { FilterForm, PagedList, useListing } from '../listing.js';
 import { ReplayAll, ReplayJobs } from '../replay.js';
 
 const FILTERS = ['source', 'type', 'since', 'until'];
 
 export function Dead({ params }) {
-    const [draft, field] = useDraft(params, FILTERS);
-    const filter = { status: 'dead' };
-    for (const name of FILTERS) if (params.get(name)) filter[name] = params.get(name);
+    const { replayed } = useStore();
+    const listing = useListing({
+        page: 'dead', params, names: FILTERS, path: 'events', itemsKey: 'events', limit: 25,
+        fixed: { status: 'dead' }, version: replayed,
+    });
+    const { draft, field, filtered } = listing;
+    const filter = { status: 'dead', ...listing.filters };
     // The filter's type is a prefix, as in the lists below; a replay's type is exact unless it says so.
     const replayFilter = filter.type ? { ...filter, typePrefix: true } : filter;
-    const { replayed } = useStore();
     const key = JSON.stringify(filter);
     const [groups] = useLoad((signal) => api('dead-groups', {
         query: { source: filter.source, since: filter.since, until: filter.until }, signal,
     }), [key, replayed]);
-    const pages = usePages('events', 'events', { ...filter, limit: 25 }, undefined, replayed);
-    const apply = (event) => {
-        event.preventDefault();
-        go(href(['dead'], draft));
-    };
-    const filtered = FILTERS.some((name) => params.get(name));
     const shown = groups.data ? (groups.data.groups || [])
         .filter((g) => !filter.type || String(g.type ?? '').startsWith(filter.type)) : [];
     return html`<section>
         <h1>Dead events</h1>
         <p class="help">Events whose processing failed for good. Fix the cause, then replay one (from its page),
             a group, or everything the filters select.</p>
-        <form class="filters" onSubmit=${apply} aria-label="Dead event filters">
+        <${FilterForm} listing=${listing} label="Dead event filters">
             <${SourceField} id="dead-source" value=${draft.source} onChange=${field('source')} />
             <${TextField} id="dead-type" label="Type (prefix)" value=${draft.type} onChange=${field('type')} />
             <${TimeField} id="dead-since" label="Received from" value=${draft.since} onChange=${field('since')} />
             <${TimeField} id="dead-until" label="Received before" value=${draft.until} onChange=${field('until')} />
-            <div class="actions">
-                <button type="submit" class="primary">Apply</button>
-                ${filtered ? html`<a class="button" href="#/dead">Clear filters</a>` : null}
-            </div>
-        </form>
+        </${FilterForm}>
         <div class="filter-replay">
             <${ReplayAll} filter=${replayFilter} describedBy="dead-filter-replay-help" />
             <span id="dead-filter-replay-help" class="help">every dead event the filters above select</span>
@@ -61,11 +54,9 @@ export function Dead({ params }) {
         </section>
         <section aria-labelledby="dead-list-title">
             <h2 id="dead-list-title">Newest dead events</h2>
-            ${pages.loading && !pages.data ? html`<${Loading} what="the dead events" />`
-                : pages.error ? html`<${ErrorNote} error=${pages.error} what="The dead events" />`
-                    : pages.data.items.length ? html`<${EventsTable} events=${pages.data.items}
-                        caption="Dead events, newest first" /><${MoreButton} pages=${pages} />`
-                        : html`<${Empty}>No dead event.</${Empty}>`}
+            <${PagedList} pages=${listing.pages} what="the dead events" errorWhat="The dead events"
+                          empty="No dead event." render=${(events) => html`<${EventsTable} events=${events}
+                              caption="Dead events, newest first" />`} />
         </section>
     </section>`;
 }

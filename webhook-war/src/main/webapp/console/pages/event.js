@@ -4,28 +4,9 @@ import { href } from '../router.js';
 import {
     T, Time, base64Bytes, bytesText, durationText, fileName, hexDump, isJson, plain, reindent,
 } from '../text.js';
-import { Dialog, Empty, ErrorNote, Loading, Status, useLoad } from '../components.js';
+import { Dialog, Empty, ErrorNote, Loading, Status, useLoad, useSourceDescription } from '../components.js';
 import { ForwardingsTable } from './forwardings.js';
 import { newRequestId } from '../replay.js';
-
-// What each provider signs and how: the scheme, never the signature or the secret.
-const SCHEMES = {
-    github: 'HMAC-SHA256 of the body (X-Hub-Signature-256)',
-    stripe: 'HMAC-SHA256 of “timestamp.body” (Stripe-Signature)',
-    'standard-webhooks': 'Standard Webhooks: HMAC-SHA256 of “id.timestamp.body” (webhook-signature)',
-    svix: 'Svix: HMAC-SHA256 of “id.timestamp.body” (svix-signature)',
-    shopify: 'HMAC-SHA256 of the body, base64 (X-Shopify-Hmac-Sha256)',
-    slack: 'HMAC-SHA256 of “v0:timestamp:body” (X-Slack-Signature)',
-    twilio: 'HMAC-SHA1 of the URL and parameters (X-Twilio-Signature)',
-    meta: 'HMAC-SHA256 of the body with the app secret (X-Hub-Signature-256)',
-    hmac: 'HMAC as configured for this source',
-};
-
-// Headers never shown, whatever the server retained: a signature, a secret or anything that looks like one.
-const SECRET_HEADER = /signature|secret|token|authori[sz]ation|cookie|passw|api[-_]?key|hmac|credential|session/i;
-
-const REPLAYABLE = new Set(['completed', 'ignored', 'dead']);
-const OPEN = new Set(['received', 'retrying']);
 
 export function EventPage({ source, eventId }) {
     const [version, setVersion] = useState(0);
@@ -41,7 +22,7 @@ export function EventPage({ source, eventId }) {
             try {
                 const fresh = await api(`events/${enc(source)}/${enc(eventId)}`);
                 setState({ loading: false, data: fresh, error: null });
-                if (!OPEN.has(fresh.status) || Date.now() - started > 120000) setWatching(false);
+                if (fresh.finished || Date.now() - started > 120000) setWatching(false);
             } catch (e) {
                 setWatching(false);
             }
@@ -96,7 +77,9 @@ function Header({ event, watching, onReplayed }) {
             setBusy(false);
         }
     };
-    const replayable = REPLAYABLE.has(event.status) && event.source !== '_unreadable';
+    // The server says what may be done: a replay would queue it now, or it is finished yet not an event (the record
+    // of a message that could not be read), or it is still on its way.
+    const replayable = event.replayable === true;
     return html`<div class="event-head">
         <p class="event-id"><span class="label">Event id</span> <span class="id">${T(event.eventId)}</span></p>
         <p><span class="label">Status</span> <${Status} value=${event.status} />
@@ -106,7 +89,7 @@ function Header({ event, watching, onReplayed }) {
                     disabled=${!replayable || busy} aria-describedby="replay-help">Replay</button>
             <span id="replay-help" class="help">${replayable
                 ? 'Processes the event again, as a new attempt, through the queue.'
-                : event.source === '_unreadable' ? 'A message that could not be read as events: nothing to replay.'
+                : event.finished ? 'A message that could not be read as events: nothing to replay.'
                     : 'Queued or being retried already: replay it once it is completed or dead.'}</span>
         </div>
         ${result ? html`<p class=${result.ok ? 'state ok' : 'state error'} role=${result.ok ? 'status' : 'alert'}>
@@ -123,12 +106,16 @@ function Header({ event, watching, onReplayed }) {
     </div>`;
 }
 
+// The value the server puts in place of a header it withholds: it alone decides which (a signature, anything
+// secret-looking); the page only counts them.
+const WITHHELD = '[redacted]';
+
 function headersOf(event) {
     const shown = [];
     let hidden = 0;
     const headers = event.headers && typeof event.headers === 'object' ? event.headers : {};
     for (const [name, value] of Object.entries(headers)) {
-        if (SECRET_HEADER.test(name) || value === '[redacted]') hidden++;
+        if (value === WITHHELD) hidden++;
         else shown.push([name, typeof value === 'string' ? value : JSON.stringify(value)]);
     }
     return { shown, hidden };
@@ -138,6 +125,9 @@ function Facts({ event }) {
     const size = useMemo(() => base64Bytes(event.payloadBase64).length, [event.payloadBase64]);
     const { shown, hidden } = headersOf(event);
     const provider = typeof event.provider === 'string' ? event.provider : '';
+    // The scheme as the source's description states it (GET /api/sources): the provider's code owns the words.
+    const described = useSourceDescription(event.source);
+    const scheme = described && typeof described.signingScheme === 'string' ? described.signingScheme : null;
     return html`<section aria-labelledby="facts-title">
         <h2 id="facts-title">Delivery</h2>
         <dl class="facts">
@@ -149,7 +139,7 @@ function Facts({ event }) {
             <dt>Updated at</dt><dd><${Time} at=${event.updatedAt} /></dd>
             <dt>Attempts</dt><dd>${T(event.attempts)}</dd>
             <dt>Body size</dt><dd>${bytesText(size)}</dd>
-            <dt>Signature scheme</dt><dd>${SCHEMES[provider] || 'as the provider signs'}; verified on arrival.
+            <dt>Signature scheme</dt><dd>${scheme ? T(scheme) : 'as the provider signs'}; verified on arrival.
                 The signature itself is never shown.</dd>
             ${event.lastError ? html`<dt>Last error</dt><dd class="message">${T(event.lastError)}</dd>` : null}
         </dl>

@@ -1,25 +1,21 @@
 import { html, useState } from '../lib.js';
 import { api, ApiError } from '../api.js';
-import { go, href } from '../router.js';
+import { href } from '../router.js';
 import { T, Time, count, plain } from '../text.js';
 import {
-    Dialog, Empty, ErrorNote, Loading, MoreButton, SelectField, SourceField, Status, TextField, TimeField, eventHref,
-    useDraft, useLoad, usePages,
+    Dialog, Empty, ErrorNote, Loading, SelectField, SourceField, Status, TextField, TimeField, eventHref, useLoad,
+    useStatuses,
 } from '../components.js';
+import { FilterForm, PagedList, useListing } from '../listing.js';
 
 const FILTERS = ['source', 'status', 'type', 'since', 'until'];
-const STATUSES = ['pending', 'delivered', 'dead', 'filtered'];
 
 export function Forwardings({ params }) {
-    const [draft, field] = useDraft(params, FILTERS);
-    const query = { limit: 50 };
-    for (const name of FILTERS) if (params.get(name)) query[name] = params.get(name);
-    const pages = usePages('forwardings', 'forwardings', query);
-    const apply = (event) => {
-        event.preventDefault();
-        go(href(['forwardings'], draft));
-    };
-    const filtered = FILTERS.some((name) => params.get(name));
+    const listing = useListing({
+        page: 'forwardings', params, names: FILTERS, path: 'forwardings', itemsKey: 'forwardings', limit: 50,
+    });
+    const { draft, field, filtered } = listing;
+    const statuses = useStatuses().forwardings;
     return html`<section>
         <h1>Forwardings</h1>
         <p class="help">The outbox: processed events forwarded to each source’s destination, and the effects
@@ -28,24 +24,19 @@ export function Forwardings({ params }) {
         <${Destinations} />
         <section aria-labelledby="forwardings-title">
             <h2 id="forwardings-title">Forwardings</h2>
-            <form class="filters" onSubmit=${apply} aria-label="Forwarding filters">
+            <${FilterForm} listing=${listing} label="Forwarding filters">
                 <${SourceField} id="fwd-source" value=${draft.source} onChange=${field('source')} />
                 <${SelectField} id="fwd-status" label="Status" value=${draft.status} onChange=${field('status')}
-                                options=${STATUSES} any="Any status" />
+                                options=${statuses.map((s) => s.name)} any="Any status" />
                 <${TextField} id="fwd-type" label="Event type" value=${draft.type} onChange=${field('type')} />
                 <${TimeField} id="fwd-since" label="Scheduled from" value=${draft.since} onChange=${field('since')} />
                 <${TimeField} id="fwd-until" label="Scheduled before" value=${draft.until} onChange=${field('until')} />
-                <div class="actions">
-                    <button type="submit" class="primary">Apply</button>
-                    ${filtered ? html`<a class="button" href="#/forwardings">Clear filters</a>` : null}
-                </div>
-            </form>
-            ${pages.loading && !pages.data ? html`<${Loading} what="the forwardings" />`
-                : pages.error ? html`<${ErrorNote} error=${pages.error} what="The forwardings" />`
-                    : pages.data.items.length ? html`<${ForwardingsTable} forwardings=${pages.data.items} showEvent=${true} />
-                        <${MoreButton} pages=${pages} />`
-                        : html`<${Empty}>${filtered ? 'No forwarding matches these filters.'
-                            : 'Nothing forwarded yet: a source forwards when it has a destination (HOOKSTILE_SOURCES_<NAME>_DESTINATION_URL).'}</${Empty}>`}
+            </${FilterForm}>
+            <${PagedList} pages=${listing.pages} what="the forwardings" errorWhat="The forwardings"
+                          empty=${filtered ? 'No forwarding matches these filters.'
+                              : 'Nothing forwarded yet: a source forwards when it has a destination (HOOKSTILE_SOURCES_<NAME>_DESTINATION_URL).'}
+                          render=${(forwardings) => html`<${ForwardingsTable} forwardings=${forwardings}
+                              showEvent=${true} />`} />
         </section>
     </section>`;
 }
@@ -158,7 +149,7 @@ function ForwardingRow({ forwarding, showEvent }) {
         setBusy(true);
         try {
             await api(`forwardings/${encodeURIComponent(String(d.id))}/replay`, { method: 'POST' });
-            setCurrent({ ...d, status: 'pending', attempts: 0, lastError: d.lastError });
+            setCurrent({ ...d, status: 'pending', replayable: false, attempts: 0, lastError: d.lastError });
             setNote({ ok: true, text: 'Pending again: it is sent at once.' });
         } catch (e) {
             setNote({ ok: false, text: e instanceof ApiError && e.status === 409 ? 'It is pending already.' : e.message });
@@ -180,7 +171,7 @@ function ForwardingRow({ forwarding, showEvent }) {
                 : html`<span class="muted">–</span>`}</td>
         <td class="message">${T(d.lastError)}</td>
         <td>
-            ${d.status === 'dead' || d.status === 'delivered' ? html`<button type="button"
+            ${d.replayable ? html`<button type="button"
                 onClick=${() => setConfirming(true)} disabled=${busy}>Replay</button>` : null}
             ${note ? html`<span class=${note.ok ? 'ok' : 'error'} role=${note.ok ? 'status' : 'alert'}>${T(note.text)}</span>` : null}
             <${Dialog} open=${confirming} title="Send this forwarding again?" onClose=${() => setConfirming(false)}>

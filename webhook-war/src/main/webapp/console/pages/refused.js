@@ -1,8 +1,9 @@
 import { html, useState } from '../lib.js';
 import { api } from '../api.js';
-import { go, href } from '../router.js';
+import { href } from '../router.js';
 import { T, Time, bytesText } from '../text.js';
-import { Empty, ErrorNote, Loading, MoreButton, TextField, useDraft, useLoad, usePages } from '../components.js';
+import { Empty, ErrorNote, Loading, TextField, useLoad } from '../components.js';
+import { FilterForm, PagedList, useListing } from '../listing.js';
 
 const FILTERS = ['source', 'reason'];
 const DAY = 24 * 60 * 60 * 1000;
@@ -12,17 +13,13 @@ const DAY = 24 * 60 * 60 * 1000;
  * (the first few of each source, reason and minute), newest first. Everything here came from a sender: shown as text.
  */
 export function Refused({ params }) {
-    const [draft, field] = useDraft(params, FILTERS);
-    const query = { limit: 25 };
-    for (const name of FILTERS) if (params.get(name)) query[name] = params.get(name);
+    const listing = useListing({
+        page: 'refused', params, names: FILTERS, path: 'rejections', itemsKey: 'rejections', limit: 25,
+    });
+    const { draft, field, filtered } = listing;
+    const query = listing.filters;
     const since = new Date(Math.floor((Date.now() - DAY) / 60000) * 60000).toISOString();
     const [summary] = useLoad((signal) => api('rejections/summary', { query: { since }, signal }), []);
-    const pages = usePages('rejections', 'rejections', query);
-    const apply = (event) => {
-        event.preventDefault();
-        go(href(['refused'], draft));
-    };
-    const filtered = FILTERS.some((name) => params.get(name));
     const reasons = summary.data ? (summary.data.reasons || []).filter((r) =>
         (!query.source || r.source === query.source || (r.example && r.example.source === query.source))
         && (!query.reason || r.reason === query.reason)) : [];
@@ -33,16 +30,12 @@ export function Refused({ params }) {
             counted; the first few of each source, reason and minute are kept, without signatures or credentials,
             and without the body unless the source keeps refused bodies. They appear here within a few seconds of
             the refusal.</p>
-        <form class="filters" onSubmit=${apply} aria-label="Refused delivery filters">
+        <${FilterForm} listing=${listing} label="Refused delivery filters">
             <${TextField} id="refused-source" label="Source (as sent)" value=${draft.source}
                           onChange=${field('source')} />
             <${TextField} id="refused-reason" label="Reason" value=${draft.reason} onChange=${field('reason')}
                           placeholder="e.g. invalid-signature" />
-            <div class="actions">
-                <button type="submit" class="primary">Apply</button>
-                ${filtered ? html`<a class="button" href="#/refused">Clear filters</a>` : null}
-            </div>
-        </form>
+        </${FilterForm}>
         <section aria-labelledby="refused-reasons-title">
             <h2 id="refused-reasons-title">By reason, last 24 hours</h2>
             ${summary.loading && !summary.data ? html`<${Loading} what="the refusals by reason" />`
@@ -53,11 +46,9 @@ export function Refused({ params }) {
         </section>
         <section aria-labelledby="refused-list-title">
             <h2 id="refused-list-title">Newest refused deliveries</h2>
-            ${pages.loading && !pages.data ? html`<${Loading} what="the refused deliveries" />`
-                : pages.error ? html`<${ErrorNote} error=${pages.error} what="The refused deliveries" />`
-                    : pages.data.items.length ? html`<${RefusedTable} refusals=${pages.data.items} />
-                        <${MoreButton} pages=${pages} />`
-                        : html`<${Empty}>No refused delivery kept${filtered ? ' matches these filters' : ''}.</${Empty}>`}
+            <${PagedList} pages=${listing.pages} what="the refused deliveries" errorWhat="The refused deliveries"
+                          empty=${`No refused delivery kept${filtered ? ' matches these filters' : ''}.`}
+                          render=${(refusals) => html`<${RefusedTable} refusals=${refusals} />`} />
         </section>
     </section>`;
 }

@@ -16,10 +16,23 @@ import java.util.regex.Pattern;
  * notification endpoint, handlers' effects). Their path is often the secret itself: a Slack or Teams incoming
  * webhook ({@code https://hooks.slack.com/services/T000/B000/XXXX}) or a tokenised receiver carries it there, and
  * no rule can tell a token segment from a name.
+ *
+ * <p>{@link #secretHeader}: the one rule for the request headers an operator never sees the value of, wherever they
+ * are shown (a refused delivery's example, an event's retained headers in the operator API); their value reads
+ * {@link #HEADER_VALUE}. A name list cannot keep up with every sender, so any name that looks like it carries a
+ * signature, a credential or a session counts.
  */
 public final class Redacted {
 
+    /** What a withheld header value reads: the same marker the ingest stores in place of a signature. */
+    public static final String HEADER_VALUE = "[redacted]";
+
     static final String HIDDEN = "***";
+
+    // Every provider's signature header (x-hub-signature-256, stripe-signature, x-shopify-hmac-sha256,
+    // webhook-signature, ...), authorization, cookies, API keys, tokens, passwords and sessions.
+    private static final Pattern SECRET_HEADER = Pattern.compile(
+            "(?i).*(signature|hmac|auth|token|secret|cookie|key|passw|credential|session).*");
 
     // Between "://" and the next '@' before the host: no '/', '?', '#', ',', '(', ')' or white space on the way.
     private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/?#@\\s,()]*@");
@@ -44,6 +57,11 @@ public final class Redacted {
         String hidden = USER_INFO.matcher(text).replaceAll(HIDDEN + "@");
         hidden = QUERY_OR_FRAGMENT.matcher(hidden).replaceAll("$1" + HIDDEN);
         return SECRET_OPTION.matcher(hidden).replaceAll("$1" + HIDDEN);
+    }
+
+    /** Whether a header of this name is shown as {@link #HEADER_VALUE}, whatever it carries. */
+    public static boolean secretHeader(String name) {
+        return name != null && SECRET_HEADER.matcher(name).matches();
     }
 
     /**

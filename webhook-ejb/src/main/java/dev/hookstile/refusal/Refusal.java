@@ -1,6 +1,7 @@
 package dev.hookstile.refusal;
 
 import dev.hookstile.api.Text;
+import dev.hookstile.platform.Redacted;
 import dev.hookstile.source.Rejection;
 
 import java.security.MessageDigest;
@@ -13,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * A refused delivery as kept for the operator: what the sender sent around the body, never a signature's or a
@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * @param status        the status answered
  * @param detail        the answer's detail: what was wrong
  * @param remoteAddress the connection's peer address (a proxy's, behind one)
- * @param headers       the request's headers, lower-cased, secret-looking values replaced
+ * @param headers       the request's headers, lower-cased, secret-looking values replaced ({@link Redacted#secretHeader})
  * @param bodySize      the body's size as read or declared, {@code -1} when unknown
  * @param bodySha256    the SHA-256 of the body as read, hex, or {@code null} when it was not read whole
  * @param body          the body's first {@link #MAX_BODY} bytes, or {@code null}: not kept, or not read with the
@@ -47,15 +47,6 @@ public record Refusal(long id, Instant at, String source, String reason, int sta
     static final int MAX_HEADERS = 40;
     static final int MAX_NAME = 64;
     static final int MAX_VALUE = 200;
-    static final String REDACTED = "[redacted]";
-    /**
-     * Header names whose values may carry a signature, a credential or a session: every provider's signature header
-     * ({@code x-hub-signature-256}, {@code stripe-signature}, {@code x-shopify-hmac-sha256}, {@code webhook-signature},
-     * ...), {@code authorization}, cookies, API keys and tokens.
-     */
-    private static final Pattern SECRET_LOOKING = Pattern.compile(
-            "(?i).*(signature|hmac|auth|token|secret|cookie|key|password|credential|session).*");
-
     /**
      * The example of a refusal, from what the request carried: names and values bounded, secret-looking values
      * replaced, the body's size and SHA-256 and its first {@link #MAX_BODY} bytes (the refusal log drops them
@@ -77,7 +68,7 @@ public record Refusal(long id, Instant at, String source, String reason, int sta
             String key = cut(name.toLowerCase(Locale.ROOT), MAX_NAME);
             String value = header.apply(name);
             if (value != null && !headers.containsKey(key)) {
-                headers.put(key, SECRET_LOOKING.matcher(key).matches() ? REDACTED : cut(value, MAX_VALUE));
+                headers.put(key, Redacted.secretHeader(key) ? Redacted.HEADER_VALUE : cut(value, MAX_VALUE));
             }
         }
         return new Refusal(0, at, shown(source == null ? "" : source, MAX_SOURCE), reason.slug(),

@@ -1,5 +1,7 @@
 package dev.hookstile.source;
 
+import dev.hookstile.platform.Redacted;
+
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -22,8 +24,6 @@ public record Delivery(Headers headers, byte[] body, Instant receivedAt, String 
         this(headers, body, receivedAt, null);
     }
 
-    static final String REDACTED = "[redacted]";
-
     /** Case-insensitive access to request headers; {@code null} when absent. */
     @FunctionalInterface
     public interface Headers {
@@ -44,7 +44,7 @@ public record Delivery(Headers headers, byte[] body, Instant receivedAt, String 
             String value = headers.get(name);
             if (value != null) {
                 String key = name.toLowerCase(Locale.ROOT);
-                kept.put(key, signatureHeaders.contains(key) ? REDACTED : value);
+                kept.put(key, signatureHeaders.contains(key) ? Redacted.HEADER_VALUE : value);
             }
         }
         return kept;

@@ -28,6 +28,15 @@ public interface Provider {
     String name();
 
     /**
+     * What this provider signs and how, in the words an operator reads ({@code GET /api/sources}, the console's event
+     * page): the algorithm, the signed content and the header that carries the signature. Here, next to the code that
+     * verifies it, so no other place has to know it; never a signature or a secret.
+     *
+     * @param settings the source's provider-specific settings, checked
+     */
+    String signingScheme(Map<String, String> settings);
+
+    /**
      * Verifies the signature and returns the event's identity.
      *
      * @throws RejectedDelivery with the precise reason when the delivery must not be accepted

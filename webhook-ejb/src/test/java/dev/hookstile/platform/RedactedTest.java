@@ -7,7 +7,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RedactedTest {
 
@@ -49,5 +51,22 @@ class RedactedTest {
         assertEquals("x_https://h", Redacted.endpoint("x_https://h/s3cret"));
         assertEquals("HTTP 401", Redacted.endpoint("HTTP 401"));
         assertNull(Redacted.endpoint(null));
+    }
+
+    /** The one rule for header values never shown: refused deliveries' examples and events' headers alike. */
+    @Test
+    void aHeaderNamedLikeASignatureACredentialOrASessionIsSecretWhateverItsCase() {
+        for (String name : List.of("x-hub-signature-256", "Stripe-Signature", "x-shopify-hmac-sha256",
+                "webhook-signature", "Authorization", "proxy-authorization", "cookie", "x-api-key", "x-auth-token",
+                "i-twilio-idempotency-token", "x-webhook-secret", "x-password", "x-passwd", "x-credentials",
+                "x-session-id")) {
+            assertTrue(Redacted.secretHeader(name), name);
+        }
+        for (String name : List.of("content-type", "user-agent", "x-github-event", "x-github-delivery",
+                "webhook-id", "webhook-timestamp", "x-shopify-topic", "x-slack-retry-num")) {
+            assertFalse(Redacted.secretHeader(name), name);
+        }
+        assertFalse(Redacted.secretHeader(null));
+        assertEquals("[redacted]", Redacted.HEADER_VALUE);
     }
 }

@@ -1,6 +1,7 @@
 package dev.hookstile.outbox.boundary;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One outbound delivery of a processed event to a destination, as operators see it.
@@ -22,4 +23,14 @@ public record Forwarding(long id, String source, String eventId, String type, St
     public static final String DEAD = "dead";
     /** Never sent: the destination's filter does not match the event's body ({@code lastError} says so). */
     public static final String FILTERED = "filtered";
+    /** Every status, in the order of a forwarding's life. */
+    public static final List<String> STATUSES = List.of(PENDING, DELIVERED, DEAD, FILTERED);
+
+    /**
+     * Whether an operator's replay sends a forwarding of this status again: a finished one that was sent or gave up
+     * (the rule of the replay's statement, {@code OutboxStatements.REPLAY}); a filtered one would stay unsent.
+     */
+    public static boolean replayable(String status) {
+        return DELIVERED.equals(status) || DEAD.equals(status);
+    }
 }

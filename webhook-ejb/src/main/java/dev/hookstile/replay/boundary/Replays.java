@@ -66,6 +66,21 @@ public class Replays {
      */
     static final Duration LOST_REPLAY = Duration.ofMinutes(10);
 
+    /**
+     * Whether {@link #replay} would queue the event now, for the operator API to say so before anyone asks (the
+     * console offers "Replay" by it): the rule of its statement ({@link ReceivedEvent#REPLAY}), a finished event or
+     * one left {@code received} longer than {@link #LOST_REPLAY}, and never the record of an unreadable message.
+     *
+     * @param updatedAt when the event last changed, or {@code null} when unknown
+     */
+    public static boolean replayable(String source, EventStatus status, Instant updatedAt, Instant now) {
+        if (ReceivedEvent.UNREADABLE_SOURCE.equals(source)) {
+            return false;
+        }
+        return status.replayable() || status == EventStatus.RECEIVED && updatedAt != null
+                && updatedAt.isBefore(now.minus(LOST_REPLAY));
+    }
+
     /** How long an idempotency key is remembered. */
     static final Duration KEY_RETENTION = Duration.ofHours(24);
     static final String FIND_KEY = "SELECT source, event_id FROM replay_request WHERE idempotency_key = ?";

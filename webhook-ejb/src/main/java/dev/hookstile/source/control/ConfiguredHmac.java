@@ -144,6 +144,15 @@ final class ConfiguredHmac implements Provider {
         return "hmac";
     }
 
+    /** As the source configures it: the algorithm, the encoding, the header and the prefix before the value. */
+    @Override
+    public String signingScheme(Map<String, String> settings) {
+        Scheme scheme = Scheme.of(settings);
+        return "HMAC-" + scheme.algorithm().name() + " of the body, " + scheme.encoding().name().toLowerCase(Locale.ROOT)
+                + " (" + scheme.signatureHeader()
+                + (scheme.prefix() == null ? ")" : ", after “" + scheme.prefix() + "”)");
+    }
+
     @Override
     public Set<String> settingNames() {
         return Set.of(SIGNATURE_HEADER, ALGORITHM, ENCODING, SIGNATURE_PREFIX, EVENT_ID_HEADER, EVENT_ID_POINTER,

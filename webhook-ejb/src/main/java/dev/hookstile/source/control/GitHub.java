@@ -28,6 +28,11 @@ final class GitHub implements Provider {
         return "github";
     }
 
+    @Override
+    public String signingScheme(Map<String, String> settings) {
+        return "HMAC-SHA256 of the body (X-Hub-Signature-256)";
+    }
+
     /** GitHub does not retry by itself; a delivery can be redelivered by hand for 3 days. */
     @Override
     public Duration retryWindow() {

@@ -90,6 +90,11 @@ final class Meta implements Provider {
         return "meta";
     }
 
+    @Override
+    public String signingScheme(Map<String, String> settings) {
+        return "HMAC-SHA256 of the body with the app secret (X-Hub-Signature-256)";
+    }
+
     /** Meta retries a failed delivery for up to 7 days. */
     @Override
     public Duration retryWindow() {

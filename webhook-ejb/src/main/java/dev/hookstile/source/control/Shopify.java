@@ -32,6 +32,11 @@ final class Shopify implements Provider {
         return "shopify";
     }
 
+    @Override
+    public String signingScheme(Map<String, String> settings) {
+        return "HMAC-SHA256 of the body, base64 (X-Shopify-Hmac-Sha256)";
+    }
+
     /** Shopify retries a failed delivery for a few hours. */
     @Override
     public Duration retryWindow() {

@@ -55,6 +55,11 @@ final class Slack implements Provider {
         return "slack";
     }
 
+    @Override
+    public String signingScheme(Map<String, String> settings) {
+        return "HMAC-SHA256 of “v0:timestamp:body” (X-Slack-Signature)";
+    }
+
     /** Slack retries a failed event three times within the hour. */
     @Override
     public Duration retryWindow() {

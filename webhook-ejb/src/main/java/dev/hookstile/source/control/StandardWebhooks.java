@@ -78,6 +78,13 @@ final class StandardWebhooks implements Provider {
         return name;
     }
 
+    @Override
+    public String signingScheme(Map<String, String> settings) {
+        String scheme = ("svix".equals(name) ? "Svix" : "Standard Webhooks")
+                + ": HMAC-SHA256 of “id.timestamp.body” (" + signatureHeader + ")";
+        return verifiesWithoutSecrets(settings) ? scheme + ", or Ed25519 of the same with a public key (v1a)" : scheme;
+    }
+
     /** Standard Webhooks senders (Svix's schedule) retry for about a day, and resend by hand: 3 days. */
     @Override
     public Duration retryWindow() {

@@ -34,6 +34,11 @@ final class Stripe implements Provider {
         return "stripe";
     }
 
+    @Override
+    public String signingScheme(Map<String, String> settings) {
+        return "HMAC-SHA256 of “timestamp.body” (Stripe-Signature)";
+    }
+
     /** Stripe retries a failed delivery for up to 3 days. */
     @Override
     public Duration retryWindow() {

@@ -76,6 +76,11 @@ final class Twilio implements Provider {
         return "twilio";
     }
 
+    @Override
+    public String signingScheme(Map<String, String> settings) {
+        return "HMAC-SHA1 of the URL and parameters (X-Twilio-Signature)";
+    }
+
     /** Twilio retries a failed callback within minutes, if at all. */
     @Override
     public Duration retryWindow() {

@@ -1,6 +1,7 @@
 package dev.hookstile.operator.boundary;
 
 import dev.hookstile.api.Text;
+import dev.hookstile.platform.Redacted;
 import dev.hookstile.events.boundary.ContentSearch;
 import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.source.JsonMatch;
@@ -8,6 +9,7 @@ import dev.hookstile.search.boundary.SearchKeys;
 import dev.hookstile.events.boundary.EventSummary;
 import dev.hookstile.events.boundary.RecordedEvents;
 import dev.hookstile.events.entity.EventAttempt;
+import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.events.entity.ReceivedEvent;
 import dev.hookstile.web.boundary.Problems;
 import dev.hookstile.queue.boundary.HandOffFailure;
@@ -15,6 +17,7 @@ import dev.hookstile.replay.boundary.Replays;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.json.spi.JsonProvider;
 import jakarta.ws.rs.GET;
@@ -31,6 +34,7 @@ import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Base64;
 import java.util.List;
@@ -99,7 +103,7 @@ public class EventsResource {
             return notFound(source, eventId);
         }
         return events.find(source, eventId)
-                .map(event -> Response.ok(Detail.of(event, events.history(source, eventId))).build())
+                .map(event -> Response.ok(Detail.of(event, events.history(source, eventId), Instant.now())).build())
                 .orElseGet(() -> notFound(source, eventId));
     }
 
@@ -171,26 +175,43 @@ public class EventsResource {
     }
 
     /**
-     * One event whole: its summary's fields, the retained headers, the payload (base64 always, as text too when it is
-     * UTF-8) and every attempt.
+     * One event whole: its summary's fields, what an operator may do with it ({@code replayable}: a replay would queue
+     * it now; {@code finished}: no delivery or try will change it any more, so a page following it can stop), the
+     * retained headers (a secret-looking one's value withheld, {@link Redacted#secretHeader}), the payload (base64
+     * always, as text too when it is UTF-8) and every attempt.
      */
     @JsonbPropertyOrder({"source", "eventId", "provider", "type", "status", "attempts", "receivedAt", "processedAt",
-            "lastError", "updatedAt", "headers", "payloadBase64", "payload", "history"})
+            "lastError", "updatedAt", "finished", "replayable", "headers", "payloadBase64", "payload", "history"})
     public record Detail(String source, String eventId, String provider, String type, String status, int attempts,
-                         String receivedAt, String processedAt, String lastError, String updatedAt, JsonObject headers,
-                         String payloadBase64, String payload, List<Attempt> history) {
+                         String receivedAt, String processedAt, String lastError, String updatedAt, boolean finished,
+                         boolean replayable, JsonObject headers, String payloadBase64, String payload,
+                         List<Attempt> history) {
 
-        static Detail of(ReceivedEvent event, List<EventAttempt> history) {
+        static Detail of(ReceivedEvent event, List<EventAttempt> history, Instant now) {
             byte[] body = event.getPayload();
+            EventStatus status = event.getStatus();
+            Instant updatedAt = event.getUpdatedAt() == null ? null : event.getUpdatedAt().toInstant();
+            return new Detail(event.getSource(), event.getEventId(), event.getProvider(), event.getType(),
+                    status.column(), event.getAttempts(), instant(event.getReceivedAt()),
+                    instant(event.getProcessedAt()), event.getLastError(), instant(event.getUpdatedAt()),
+                    !status.open(), Replays.replayable(event.getSource(), status, updatedAt, now),
+                    shownHeaders(event.getHeaders()), Base64.getEncoder().encodeToString(body), utf8OrNull(body),
+                    history.stream().map(Attempt::of).toList());
+        }
+
+        /**
+         * The retained headers as an operator may see them: the server's one rule decides which values are withheld
+         * (the console shows what it is told), stored signatures already are.
+         */
+        static JsonObject shownHeaders(String stored) {
             JsonObject headers;
-            try (var reader = JSON.createReader(new StringReader(event.getHeaders()))) {
+            try (var reader = JSON.createReader(new StringReader(stored))) {
                 headers = reader.readObject();
             }
-            return new Detail(event.getSource(), event.getEventId(), event.getProvider(), event.getType(),
-                    event.getStatus().column(), event.getAttempts(), instant(event.getReceivedAt()),
-                    instant(event.getProcessedAt()), event.getLastError(), instant(event.getUpdatedAt()), headers,
-                    Base64.getEncoder().encodeToString(body), utf8OrNull(body),
-                    history.stream().map(Attempt::of).toList());
+            JsonObjectBuilder shown = JSON.createObjectBuilder();
+            headers.forEach((name, value) -> shown.add(name,
+                    Redacted.secretHeader(name) ? JSON.createValue(Redacted.HEADER_VALUE) : value));
+            return shown.build();
         }
     }
 

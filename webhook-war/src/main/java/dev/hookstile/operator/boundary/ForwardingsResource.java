@@ -91,14 +91,15 @@ public class ForwardingsResource {
     }
 
     /**
-     * One forwarding. {@code effect} only for a handler's effect (n of the event, from 1), {@code nextAttemptAt} only
-     * while pending; absent values are left out.
+     * One forwarding. {@code replayable}: an operator's replay would send it again; {@code effect} only for a
+     * handler's effect (n of the event, from 1), {@code nextAttemptAt} only while pending; absent values are left
+     * out.
      */
-    @JsonbPropertyOrder({"id", "source", "eventId", "destination", "status", "attempts", "createdAt", "effect", "type",
-            "nextAttemptAt", "deliveredAt", "lastError"})
-    public record View(long id, String source, String eventId, String destination, String status, int attempts,
-                       String createdAt, Integer effect, String type, String nextAttemptAt, String deliveredAt,
-                       String lastError) {
+    @JsonbPropertyOrder({"id", "source", "eventId", "destination", "status", "replayable", "attempts", "createdAt",
+            "effect", "type", "nextAttemptAt", "deliveredAt", "lastError"})
+    public record View(long id, String source, String eventId, String destination, String status, boolean replayable,
+                       int attempts, String createdAt, Integer effect, String type, String nextAttemptAt,
+                       String deliveredAt, String lastError) {
 
         static View of(Forwarding forwarding) {
             // The URL is kept whole to send to it; an answer shows its scheme, host and port only: a destination's or
@@ -106,9 +107,10 @@ public class ForwardingsResource {
             // may quote the URL.
             return new View(forwarding.id(), forwarding.source(), forwarding.eventId(),
                     Redacted.endpoint(forwarding.destination()),
-                    forwarding.status(), forwarding.attempts(), forwarding.createdAt().toString(),
+                    forwarding.status(), Forwarding.replayable(forwarding.status()), forwarding.attempts(),
+                    forwarding.createdAt().toString(),
                     forwarding.effect() > 0 ? forwarding.effect() : null, forwarding.type(),
-                    "pending".equals(forwarding.status()) ? text(forwarding.nextAttemptAt()) : null,
+                    Forwarding.PENDING.equals(forwarding.status()) ? text(forwarding.nextAttemptAt()) : null,
                     text(forwarding.deliveredAt()), Redacted.endpoint(forwarding.lastError()));
         }
 

@@ -59,17 +59,21 @@ public class SourcesResource {
     public record Listing(List<View> sources, int countLimit) {
     }
 
-    /** A source and its settings: never its secrets, only how many there are; its events counted by status. */
-    @JsonbPropertyOrder({"name", "provider", "toleranceSeconds", "secretCount", "publicKeyCount",
+    /**
+     * A source and its settings: never its secrets, only how many there are; its provider's signing scheme in words,
+     * as the provider's code states it; its events counted by status.
+     */
+    @JsonbPropertyOrder({"name", "provider", "signingScheme", "toleranceSeconds", "secretCount", "publicKeyCount",
             "bodyDedupWindowSeconds", "retentionDays", "orderKey", "searchKeys", "destinations", "publicUrl", "events"})
-    public record View(String name, String provider, long toleranceSeconds, int secretCount, int publicKeyCount,
+    public record View(String name, String provider, String signingScheme, long toleranceSeconds, int secretCount, int publicKeyCount,
                        long bodyDedupWindowSeconds, long retentionDays, String orderKey, List<String> searchKeys,
                        List<DestinationView> destinations, String publicUrl, Map<String, Long> events) {
 
         static View of(Source source, Set<String> searchKeys, Map<EventStatus, Long> counted) {
             Map<String, Long> byStatus = new LinkedHashMap<>();
             counted.forEach((status, count) -> byStatus.put(status.column(), count));
-            return new View(source.name(), source.provider().name(), source.tolerance().toSeconds(),
+            return new View(source.name(), source.provider().name(),
+                    source.provider().signingScheme(source.settings()), source.tolerance().toSeconds(),
                     source.secrets().size(), source.publicKeyCount(), source.bodyDedupWindow().toSeconds(), source.retention().toDays(),
                     source.orderKey(), new TreeSet<>(searchKeys).stream().toList(), DestinationView.of(source),
                     source.setting("public-url").map(Redacted::url).orElse(null), byStatus);

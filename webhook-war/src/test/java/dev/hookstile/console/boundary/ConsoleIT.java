@@ -288,6 +288,38 @@ class ConsoleIT extends DeployedHookstile {
         assertFalse(browser.bodyText().contains("\u202E"), "no raw override reaches the page's text");
     }
 
+    /**
+     * The event page shows what the server says (issue 38): the signing scheme in the words the source's description
+     * gives (the configured HMAC's own settings, which no list in the console knew), the signature header withheld
+     * and counted, never shown, and "Replay" offered because the event's answer says it is replayable.
+     */
+    @Test
+    void anEventShowsTheSigningSchemeItsSourceDescribesAndNoWithheldHeader() {
+        String id = "scheme-" + run;
+        HttpResponse<String> sent = webhooks.send(webhooks.inhouse(
+                "{\"meta\":{\"id\":\"" + id + "\",\"kind\":\"it.scheme\"}}"));
+        assertEquals(202, sent.statusCode(), sent.body());
+        webhooks.awaitRecorded("inhouse", id, state -> List.of("completed", "ignored", "dead")
+                .contains(state.getString("status", "")), PROCESSING);
+        HttpResponse<String> sources = webhooks.send(webhooks.operator("api/sources").GET());
+        String scheme = Webhooks.json(sources.body()).getJsonArray("sources").stream()
+                .map(jakarta.json.JsonValue::asJsonObject).filter(source -> "inhouse".equals(source.getString("name")))
+                .findFirst().orElseThrow().getString("signingScheme");
+        assertEquals("HMAC-SHA512 of the body, base64 (X-Signature, after \u201csha512=\u201d)", scheme);
+        signIn();
+
+        browser.console("#/events/inhouse/" + id);
+        browser.heading("Event");
+        browser.awaitText(scheme + "; verified on arrival.");
+        browser.awaitText("1 header not shown");
+        String headers = String.valueOf(browser.script(
+                "return [...document.querySelectorAll('table.headers td')].map(td => td.textContent).join(' ');"));
+        assertTrue(headers.contains("content-type"), "the other headers are shown: " + headers);
+        assertFalse(headers.toLowerCase(Locale.ROOT).contains("x-signature"), headers);
+        assertFalse(browser.bodyText().contains("[redacted]"), browser.bodyText());
+        assertTrue(browser.button("Replay").isEnabled(), "the server says the event is replayable");
+    }
+
     @Test
     void aRefusedDeliveryIsShownWithItsReasonAndTheFixAndNothingInItRuns() {
         String delivery = "refused-" + run;
