@@ -40,6 +40,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntUnaryOperator;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
@@ -122,21 +123,10 @@ public class Sources implements SettingsCheck {
     @PostConstruct
     void load() {
         var problems = new ArrayList<String>();
-        defaultMaxAttempts = checked(problems, Source.DEFAULT_MAX_ATTEMPTS, () -> {
-            int attempts = number("hookstile.processing.max-attempts", Integer.class).orElse(Source.DEFAULT_MAX_ATTEMPTS);
-            if (attempts < 1) {
-                throw problem("hookstile.processing.max-attempts", "must be at least 1, not " + attempts);
-            }
-            return attempts;
-        });
-        defaultRetries = checked(problems, Source.DEFAULT_RETRIES, () -> {
-            int retries = number("hookstile.processing.retries", Integer.class).orElse(Source.DEFAULT_RETRIES);
-            if (retries < 0 || retries > Source.MAX_RETRIES) {
-                throw problem("hookstile.processing.retries", "must be between 0 and " + Source.MAX_RETRIES
-                        + ", not " + retries);
-            }
-            return retries;
-        });
+        defaultMaxAttempts = checked(problems, Source.DEFAULT_MAX_ATTEMPTS, () -> limit(
+                "hookstile.processing.max-attempts", Source.DEFAULT_MAX_ATTEMPTS, Source::requireMaxAttempts));
+        defaultRetries = checked(problems, Source.DEFAULT_RETRIES, () -> limit(
+                "hookstile.processing.retries", Source.DEFAULT_RETRIES, Source::requireRetries));
         defaultRetentionDays = checked(problems, Source.DEFAULT_RETENTION.toDays(), () -> {
             long days = number("hookstile.retention.days", Long.class).orElse(Source.DEFAULT_RETENTION.toDays());
             if (days < 0) {
@@ -196,6 +186,19 @@ public class Sources implements SettingsCheck {
         }
     }
 
+    /**
+     * A limit of processing ({@code max-attempts}, {@code retries}), checked by the rule {@link Source} keeps for it
+     * (one rule for the default of every source and a source's own), its refusal naming the setting.
+     */
+    private int limit(String property, int fallback, IntUnaryOperator rule) {
+        int value = number(property, Integer.class).orElse(fallback);
+        try {
+            return rule.applyAsInt(value);
+        } catch (IllegalArgumentException e) {
+            throw problem(property, e.getMessage());
+        }
+    }
+
     /** How every problem starts: the environment variable and the property, as either may have been set. */
     static String setting(String property) {
         return SettingsCheck.setting(property);
@@ -223,14 +226,8 @@ public class Sources implements SettingsCheck {
         if (toleranceSeconds <= 0) {
             throw problem(key + "tolerance-seconds", "must be a positive number of seconds, not " + toleranceSeconds);
         }
-        int maxAttempts = number(key + "max-attempts", Integer.class).orElse(defaultMaxAttempts);
-        if (maxAttempts < 1) {
-            throw problem(key + "max-attempts", "must be at least 1, not " + maxAttempts);
-        }
-        int retries = number(key + "retries", Integer.class).orElse(defaultRetries);
-        if (retries < 0 || retries > Source.MAX_RETRIES) {
-            throw problem(key + "retries", "must be between 0 and " + Source.MAX_RETRIES + ", not " + retries);
-        }
+        int maxAttempts = limit(key + "max-attempts", defaultMaxAttempts, Source::requireMaxAttempts);
+        int retries = limit(key + "retries", defaultRetries, Source::requireRetries);
         Duration bodyWindow = bodyDedupWindow(name, key, provider, Map.copyOf(settings));
         if (bodyWindow.toSeconds() > 0 && provider.deliversBatches()) {
             // Every event of a batch shares the body: all but the first would be ignored. Such providers sign the
