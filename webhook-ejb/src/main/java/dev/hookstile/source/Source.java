@@ -70,36 +70,6 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         return retries;
     }
 
-    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                  Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow,
-                  Duration retention, Destination destination, BackOfficeDestination backOffice) {
-        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, retention,
-                destination, backOffice, null);
-    }
-
-    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                  Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow,
-                  Duration retention, Destination destination) {
-        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, retention,
-                destination, null);
-    }
-
-    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                  Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow) {
-        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, DEFAULT_RETENTION,
-                null);
-    }
-
-    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                  Map<String, String> settings, int maxAttempts, int retries) {
-        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, Duration.ZERO);
-    }
-
-    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                  Map<String, String> settings) {
-        this(name, provider, secrets, tolerance, settings, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRIES);
-    }
-
     /**
      * The ordering key of a body: the string or number at {@link #orderKey()}, {@code null} when the source orders
      * nothing, the value is missing or not a scalar, or the body is not JSON (such events are processed unordered).

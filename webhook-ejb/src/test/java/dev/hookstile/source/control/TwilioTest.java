@@ -6,6 +6,7 @@ import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery;
 import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,8 @@ class TwilioTest {
     private static Source source(Map<String, String> settings, String... tokens) {
         var twilio = new Twilio();
         List<byte[]> keys = Arrays.stream(tokens).map(twilio::decodeSecret).toList();
-        return new Source("calls", twilio, keys, Duration.ofSeconds(300), settings);
+        return SourceBuilder.source("calls", twilio)
+                .secrets(keys).tolerance(Duration.ofSeconds(300)).settings(settings).build();
     }
 
     private static Source behindProxy(String... tokens) {
