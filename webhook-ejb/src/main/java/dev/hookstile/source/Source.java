@@ -62,7 +62,9 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         return maxAttempts;
     }
 
-    /** The one check of in-process retries, a source's or the default for every source (as {@link #requireMaxAttempts}). */
+    /**
+     * The one check of in-process retries, a source's or the default for every source (as {@link #requireMaxAttempts}).
+     */
     public static int requireRetries(int retries) {
         if (retries < 0 || retries > MAX_RETRIES) {
             throw new IllegalArgumentException("must be between 0 and " + MAX_RETRIES + ", not " + retries);
