@@ -190,15 +190,6 @@ class TwilioTest {
     }
 
     @Test
-    void listsTheUrlWithAndWithoutItsPort() {
-        assertEquals(List.of("https://h.example/p?q=1", "https://h.example:443/p?q=1"),
-                Twilio.portVariants("https://h.example/p?q=1"));
-        assertEquals(List.of("http://u:pw@h.example:8080/p", "http://u:pw@h.example/p"),
-                Twilio.portVariants("http://u:pw@h.example:8080/p"));
-        assertEquals(List.of("https://[::1]", "https://[::1]:443"), Twilio.portVariants("https://[::1]"));
-    }
-
-    @Test
     void rejectsWhenNoUrlIsKnown() {
         var delivery = new Delivery(Map.of("X-Twilio-Signature", DOCS_SIGNATURE)::get,
                 DOCS_BODY.getBytes(StandardCharsets.UTF_8), Instant.now());
