@@ -38,12 +38,8 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
     public Source {
         secrets = List.copyOf(secrets);
         settings = Map.copyOf(settings);
-        if (maxAttempts < 1) {
-            throw new IllegalArgumentException("maxAttempts must be at least 1");
-        }
-        if (retries < 0 || retries > MAX_RETRIES) {
-            throw new IllegalArgumentException("retries must be between 0 and " + MAX_RETRIES);
-        }
+        requireMaxAttempts(maxAttempts);
+        requireRetries(retries);
         if (bodyDedupWindow.isNegative()) {
             throw new IllegalArgumentException("bodyDedupWindow must not be negative");
         }
@@ -55,34 +51,25 @@ public record Source(String name, Provider provider, List<byte[]> secrets, Durat
         }
     }
 
-    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                  Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow,
-                  Duration retention, Destination destination, BackOfficeDestination backOffice) {
-        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, retention,
-                destination, backOffice, null);
+    /**
+     * The one check of an attempt allowance, a source's or the default for every source: {@code Sources} puts the
+     * setting's name in front of the message.
+     */
+    public static int requireMaxAttempts(int maxAttempts) {
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("must be at least 1, not " + maxAttempts);
+        }
+        return maxAttempts;
     }
 
-    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                  Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow,
-                  Duration retention, Destination destination) {
-        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, retention,
-                destination, null);
-    }
-
-    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                  Map<String, String> settings, int maxAttempts, int retries, Duration bodyDedupWindow) {
-        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, bodyDedupWindow, DEFAULT_RETENTION,
-                null);
-    }
-
-    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                  Map<String, String> settings, int maxAttempts, int retries) {
-        this(name, provider, secrets, tolerance, settings, maxAttempts, retries, Duration.ZERO);
-    }
-
-    public Source(String name, Provider provider, List<byte[]> secrets, Duration tolerance,
-                  Map<String, String> settings) {
-        this(name, provider, secrets, tolerance, settings, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRIES);
+    /**
+     * The one check of in-process retries, a source's or the default for every source (as {@link #requireMaxAttempts}).
+     */
+    public static int requireRetries(int retries) {
+        if (retries < 0 || retries > MAX_RETRIES) {
+            throw new IllegalArgumentException("must be between 0 and " + MAX_RETRIES + ", not " + retries);
+        }
+        return retries;
     }
 
     /**

@@ -2,8 +2,7 @@ package dev.hookstile.events.boundary;
 
 import dev.hookstile.events.control.EventKeyStatements;
 import dev.hookstile.events.control.KeyBackfillStatements;
-import dev.hookstile.platform.boundary.ContainerResources;
-import dev.hookstile.platform.boundary.SchemaMigration;
+import dev.hookstile.platform.boundary.DatabaseTurns;
 import dev.hookstile.search.boundary.SearchKeys;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -28,9 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.sql.DataSource;
 
 /**
  * Writes a source's search keys for the events it received before they were configured, when the operator asks
@@ -55,16 +52,10 @@ public class KeyBackfill {
     SearchKeys keys;
 
     @Inject
-    SchemaMigration schema;
-
-    @Inject
-    @ContainerResources.Database
-    DataSource dataSource;
+    DatabaseTurns database;
 
     @Resource
     TimerService timers;
-
-    private boolean wasFailing;
 
     /**
      * A source's back-fill: {@code running} or {@code completed}; events received before {@code until} are its,
@@ -90,7 +81,7 @@ public class KeyBackfill {
             throw new IllegalArgumentException("source '" + source + "' has no search keys: set HOOKSTILE_SOURCES_"
                     + source.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + "_SEARCH_KEYS first");
         }
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = database.connection()) {
             Timestamp at = Timestamp.from(now);
             if (find(connection, source).isEmpty()) {
                 try (PreparedStatement insert = connection.prepareStatement(KeyBackfillStatements.START)) {
@@ -119,7 +110,7 @@ public class KeyBackfill {
 
     /** Every source's back-fill, running or finished. */
     public List<Progress> all() {
-        try (Connection connection = dataSource.getConnection();
+        try (Connection connection = database.connection();
              PreparedStatement select = connection.prepareStatement(KeyBackfillStatements.ALL);
              ResultSet rows = select.executeQuery()) {
             var all = new ArrayList<Progress>();
@@ -135,20 +126,14 @@ public class KeyBackfill {
     @Timeout
     void tick() {
         // No source has keys: no back-fill can run, and the database is not asked every second.
-        if (keys.all().isEmpty() || !schema.migrated()) {
+        if (keys.all().isEmpty() || !database.ready()) {
             return;
         }
-        try (Connection connection = dataSource.getConnection()) {
+        database.run(connection -> {
             for (Progress running : running(connection)) {
                 page(connection, running, Instant.now());
             }
-            wasFailing = false;
-        } catch (SQLException | RuntimeException e) {
-            if (!wasFailing) {
-                LOG.log(Level.WARNING, "Could not back-fill search keys; next try in " + TICK.toSeconds() + " s", e);
-            }
-            wasFailing = true;
-        }
+        }, LOG, "Could not back-fill search keys; next try in " + TICK.toSeconds() + " s");
     }
 
     /** One page of a running back-fill: its events' keys and the position after it, in one transaction. */

@@ -6,7 +6,6 @@ import dev.hookstile.metrics.boundary.Gauge;
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.outbox.control.OutboxStatements;
 import dev.hookstile.platform.boundary.ContainerResources;
-import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.source.Destination;
 import dev.hookstile.source.Source;
 import dev.hookstile.source.boundary.Sources;
@@ -79,9 +78,6 @@ public class OutboxGauges {
 
     @Inject
     ForwardingSchedule outbox;
-
-    @Inject
-    SchemaMigration schema;
 
     @Inject
     @ContainerResources.Database

@@ -183,6 +183,7 @@ public class OutboxEntries {
         }
     }
 
+    /** One statement with its parameters in order, on the transaction's connection: the rows it changed. */
     private int update(String sql, Object... parameters) {
         try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
@@ -214,28 +215,17 @@ public class OutboxEntries {
 
     /** A transient failure: tried again at {@code next}. */
     public void retryAt(long id, Instant next, String error) {
-        run(OutboxStatements.RETRY, Timestamp.from(next), bounded(error), id);
+        update(OutboxStatements.RETRY, Timestamp.from(next), bounded(error), id);
     }
 
     /** A permanent failure, or the attempts used up: kept, visible, never sent again by itself. */
     public void dead(long id, String error) {
-        run(OutboxStatements.BURY, bounded(error), id);
+        update(OutboxStatements.BURY, bounded(error), id);
     }
 
     /** An operator's replay: a delivered or dead entry due again now; {@code false} when none such exists. */
     public boolean replay(long id, Instant now) {
-        return run(OutboxStatements.REPLAY, Timestamp.from(now), id) == 1;
-    }
-
-    private int run(String sql, Object... parameters) {
-        try (PreparedStatement statement = em.unwrap(Connection.class).prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                statement.setObject(i + 1, parameters[i]);
-            }
-            return statement.executeUpdate();
-        } catch (SQLException e) {
-            throw new StatementFailure(e);
-        }
+        return update(OutboxStatements.REPLAY, Timestamp.from(now), id) == 1;
     }
 
     private static String bounded(String error) {

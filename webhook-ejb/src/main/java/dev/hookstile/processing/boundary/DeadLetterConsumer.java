@@ -3,14 +3,9 @@ package dev.hookstile.processing.boundary;
 import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.platform.boundary.LogFields;
-import dev.hookstile.processing.control.EventProcessor;
-import dev.hookstile.processing.control.UnreadableMessages;
 import dev.hookstile.queue.boundary.EventMessage;
-import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
-import jakarta.ejb.MessageDrivenContext;
-import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
@@ -44,7 +39,7 @@ import java.util.logging.Logger;
         @ActivationConfigProperty(propertyName = "maximumRedeliveryDelay",
                 propertyValue = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERY_DELAY_MS:60000}")
 })
-public class DeadLetterConsumer implements MessageListener {
+public class DeadLetterConsumer extends QueueConsumer implements MessageListener {
 
     static final String SELECTOR = EventMessage.BATCH + " IS NOT NULL";
 
@@ -52,15 +47,6 @@ public class DeadLetterConsumer implements MessageListener {
     private static final String BROKER_CAUSE = "dlqDeliveryFailureCause";
 
     private static final Logger LOG = Logger.getLogger(DeadLetterConsumer.class.getName());
-
-    @Inject
-    EventProcessor processor;
-
-    @Inject
-    UnreadableMessages unreadableMessages;
-
-    @Resource
-    MessageDrivenContext context;
 
     @Override
     public void onMessage(Message message) {
@@ -71,13 +57,7 @@ public class DeadLetterConsumer implements MessageListener {
             cause = message.getStringProperty(BROKER_CAUSE);
         } catch (JMSException | RuntimeException unreadable) {
             // Recorded dead with its bytes before it is consumed; redelivered while that cannot be written.
-            try {
-                unreadableMessages.record(message, unreadable, EventConsumer.queueOf(message));
-            } catch (RuntimeException e) {
-                context.setRollbackOnly();
-                LOG.log(Level.WARNING, e, () -> "Could not record an unreadable dead letter; rolled back for "
-                        + "redelivery");
-            }
+            unreadable(message, unreadable, "dead letter");
             return;
         }
         for (EventMessage.Received received : events) {

@@ -4,18 +4,13 @@ import dev.hookstile.api.WebhookEvent;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.processing.control.ConsumerActivity;
-import dev.hookstile.processing.control.EventProcessor;
-import dev.hookstile.processing.control.UnreadableMessages;
 import dev.hookstile.queue.boundary.EventMessage;
-import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
-import jakarta.ejb.MessageDrivenContext;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import jakarta.jms.Queue;
 
 import java.util.List;
 import java.util.logging.Level;
@@ -24,7 +19,7 @@ import java.util.logging.Logger;
 /**
  * Takes events off the queue, one container-managed transaction per message, and delegates. The message is consumed
  * when the event was processed, found already processed, or recorded dead (a message that cannot be read at all
- * too: recorded dead with its bytes, {@link UnreadableMessages}); it goes back to the broker (a
+ * too: recorded dead with its bytes, {@link #unreadable}); it goes back to the broker (a
  * rollback, redelivered with exponential back-off) when the event is retrying or its failure could not even be
  * recorded (the database is down). ActiveMQ logs an ERROR for each rolled-back delivery; that is expected.
  *
@@ -47,7 +42,7 @@ import java.util.logging.Logger;
         @ActivationConfigProperty(propertyName = "backOffMultiplier", propertyValue = "2"),
         @ActivationConfigProperty(propertyName = "maximumRedeliveryDelay", propertyValue = EventConsumer.LONGEST_DELAY)
 })
-public class EventConsumer implements MessageListener {
+public class EventConsumer extends QueueConsumer implements MessageListener {
 
     // The broker's redelivery of a rolled-back message, the same for the ordered queues' consumers.
     static final String MAX_REDELIVERIES = "${ENV=HOOKSTILE_PROCESSING_MAX_REDELIVERIES:-1}";
@@ -57,16 +52,7 @@ public class EventConsumer implements MessageListener {
     private static final Logger LOG = Logger.getLogger(EventConsumer.class.getName());
 
     @Inject
-    EventProcessor processor;
-
-    @Inject
     ConsumerActivity activity;
-
-    @Inject
-    UnreadableMessages unreadableMessages;
-
-    @Resource
-    MessageDrivenContext context;
 
     @Override
     public void onMessage(Message message) {
@@ -75,16 +61,7 @@ public class EventConsumer implements MessageListener {
         try {
             events = EventMessage.receive(message);
         } catch (JMSException | RuntimeException unreadable) {
-            // Not a message Hookstile can read (another producer on the queue, a damaged message): no delivery can
-            // ever process it, yet it may carry events acknowledged to their senders. Consumed only once it is
-            // recorded dead with its bytes, where an operator sees it; redelivered while that cannot be written.
-            try {
-                unreadableMessages.record(message, unreadable, queueOf(message));
-            } catch (RuntimeException e) {
-                context.setRollbackOnly();
-                LOG.log(Level.WARNING, e, () -> "Could not record an unreadable message; rolled back for "
-                        + "redelivery");
-            }
+            unreadable(message, unreadable, "message");
             return;
         }
         try {
@@ -98,16 +75,6 @@ public class EventConsumer implements MessageListener {
             LogFields.event(first.event()).and("events", events.size())
                     .log(LOG, Level.WARNING, e, () -> "Could not process or record " + describe(events)
                             + "; rolled back for redelivery");
-        }
-    }
-
-    /** The queue the message came from, for the operator: its destination as the broker names it. */
-    static String queueOf(Message message) {
-        try {
-            return message.getJMSDestination() instanceof Queue queue ? queue.getQueueName()
-                    : String.valueOf(message.getJMSDestination());
-        } catch (JMSException | RuntimeException e) {
-            return "a Hookstile queue";
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.hookstile.refusal.boundary;
 
-import dev.hookstile.platform.boundary.ContainerResources;
-import dev.hookstile.platform.boundary.SchemaMigration;
+import dev.hookstile.platform.boundary.DatabaseTurns;
 import dev.hookstile.refusal.Refusal;
 import dev.hookstile.refusal.control.RefusalStatements;
 import dev.hookstile.refusal.control.Sampler;
@@ -29,9 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.sql.DataSource;
 
 /**
  * Writes what {@link RefusalLog} kept in memory every {@link #FLUSH} (examples and counts, one transaction), and
@@ -66,17 +63,12 @@ public class RefusalWriter {
     RefusalLog log;
 
     @Inject
-    SchemaMigration schema;
-
-    @Inject
-    @ContainerResources.Database
-    DataSource dataSource;
+    DatabaseTurns database;
 
     @Resource
     TimerService timers;
 
     private long lastTrim;
-    private boolean wasFailing;
 
     @PostConstruct
     void schedule() {
@@ -91,28 +83,23 @@ public class RefusalWriter {
 
     @Timeout
     void flush() {
-        if (!schema.migrated()) {
+        if (!database.ready()) {
             return;
         }
         long now = System.currentTimeMillis();
         Sampler sampler = log.sampler();
         List<Sampler.Count> counts = sampler.drain(now);
         List<Refusal> examples = log.drainExamples();
-        try (Connection connection = dataSource.getConnection()) {
+        boolean written = database.run(connection -> {
             write(connection, examples, counts);
             if (now - lastTrim > TRIM_EVERY.toMillis()) {
                 trim(connection, now);
                 lastTrim = now;
             }
-            wasFailing = false;
-        } catch (SQLException | RuntimeException e) {
+        }, LOG, "Could not write refused deliveries; kept in memory, next try in " + FLUSH.toSeconds() + " s");
+        if (!written) {
             sampler.restore(counts);
             log.restoreExamples(examples);
-            if (!wasFailing) {
-                LOG.log(Level.WARNING, "Could not write refused deliveries; kept in memory, next try in "
-                        + FLUSH.toSeconds() + " s", e);
-            }
-            wasFailing = true;
         }
     }
 
@@ -122,10 +109,8 @@ public class RefusalWriter {
         }
         boolean postgres = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT)
                 .contains("postgres");
-        boolean autoCommit = connection.getAutoCommit();
-        connection.setAutoCommit(false);
-        try {
-            try (PreparedStatement insert = connection.prepareStatement(RefusalStatements.INSERT_EXAMPLE)) {
+        DatabaseTurns.inOneTransaction(connection, transaction -> {
+            try (PreparedStatement insert = transaction.prepareStatement(RefusalStatements.INSERT_EXAMPLE)) {
                 for (Refusal example : examples) {
                     insert.setTimestamp(1, Timestamp.from(example.at()));
                     insert.setString(2, example.source());
@@ -152,7 +137,7 @@ public class RefusalWriter {
                 }
             }
             String add = postgres ? RefusalStatements.ADD_COUNT_POSTGRES : RefusalStatements.ADD_COUNT_H2;
-            try (PreparedStatement upsert = connection.prepareStatement(add)) {
+            try (PreparedStatement upsert = transaction.prepareStatement(add)) {
                 for (Sampler.Count count : counts) {
                     upsert.setTimestamp(1, new Timestamp(count.minuteStart()));
                     upsert.setString(2, count.source());
@@ -164,13 +149,7 @@ public class RefusalWriter {
                     upsert.executeBatch();
                 }
             }
-            connection.commit();
-        } catch (SQLException | RuntimeException e) {
-            connection.rollback();
-            throw e;
-        } finally {
-            connection.setAutoCommit(autoCommit);
-        }
+        });
     }
 
     void trim(Connection connection, long now) throws SQLException {

@@ -1,9 +1,8 @@
 package dev.hookstile.refusal.control;
 
 import dev.hookstile.settings.SettingsCheck;
-import jakarta.annotation.PostConstruct;
+import dev.hookstile.settings.SettingsReadAtStart;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
 import java.util.ArrayList;
@@ -19,10 +18,7 @@ import java.util.Set;
  * proxy did to its bodies. Anything but {@code true} or {@code false} refuses the start, naming the setting.
  */
 @ApplicationScoped
-public class RefusalSettings implements SettingsCheck {
-
-    @Inject
-    Config config;
+public class RefusalSettings extends SettingsReadAtStart {
 
     private Set<String> keepingBodies = Set.of();
 
@@ -36,18 +32,8 @@ public class RefusalSettings implements SettingsCheck {
     }
 
     @Override
-    public List<String> problems(Config settings) {
-        var check = new RefusalSettings();
-        check.config = settings;
-        return check.read();
-    }
-
-    @PostConstruct
-    void load() {
-        List<String> problems = read();
-        if (!problems.isEmpty()) {
-            throw new IllegalStateException(String.join("; ", problems));
-        }
+    protected RefusalSettings unread() {
+        return new RefusalSettings();
     }
 
     /** Whether the source of this name keeps its refused deliveries' bodies. */
@@ -55,7 +41,8 @@ public class RefusalSettings implements SettingsCheck {
         return keepingBodies.contains(source);
     }
 
-    private List<String> read() {
+    @Override
+    protected List<String> read() {
         var problems = new ArrayList<String>();
         var keeping = new HashSet<String>();
         for (String name : SettingsCheck.sourceNames(config)) {

@@ -7,6 +7,7 @@ import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.events.boundary.EventSummary;
 import dev.hookstile.events.boundary.RecordedEvents;
 import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.platform.AfterCommit;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.replay.control.ReplayJobRecords;
@@ -18,8 +19,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -116,7 +115,7 @@ public class ReplayJobs {
         }
         long selected = counts.matching(bounded.query(1), maxEvents + 1);
         if (selected > maxEvents) {
-            throw new ReplayRefused(422, "replay-too-large", "Replay too large", "the filter selects more than "
+            throw new ReplayRefused(ReplayRefused.TOO_LARGE, "the filter selects more than "
                     + maxEvents + " events" + (bounded.content() ? " before its body and header conditions, which are"
                     + " checked on each of them" : "") + ", the most one job replays (HOOKSTILE_REPLAY_MAX_EVENTS):"
                     + " narrow it, with since and until, and replay the parts one after another");
@@ -133,9 +132,9 @@ public class ReplayJobs {
                 return same.get();
             }
             String running = records.running().orElse("(finished meanwhile: try again)");
-            throw new ReplayRefused(409, "replay-job-running", "Another replay job is running", "replay job " + running
-                    + " is running; one job runs at a time, so that replays never crowd out new deliveries:"
-                    + " wait for it (GET /api/replays/" + running + ") or cancel it");
+            throw new ReplayRefused(ReplayRefused.JOB_RUNNING, "replay job " + running + " is running; one job runs"
+                    + " at a time, so that replays never crowd out new deliveries: wait for it"
+                    + " (GET /api/replays/" + running + ") or cancel it");
         }
         ReplayJob job = byRequest(key).orElseThrow();
         LogFields.of("replayJob", id).and("filter", bounded.toJson()).log(LOG, Level.INFO, () -> "Replay job "
@@ -149,18 +148,7 @@ public class ReplayJobs {
                 + " received " + (bounded.since() == null ? "" : "from " + bounded.since() + " ")
                 + "until " + bounded.until() + " (" + selected + " selected)");
         // Only once the job is committed: a job whose row rolled back must replay nothing.
-        transactions.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-            }
-
-            @Override
-            public void afterCompletion(int status) {
-                if (status == Status.STATUS_COMMITTED) {
-                    executor.execute(() -> run(job.getId(), bounded));
-                }
-            }
-        });
+        AfterCommit.run(transactions, () -> executor.execute(() -> run(job.getId(), bounded)));
         return job;
     }
 

@@ -1,32 +1,26 @@
 package dev.hookstile.replay.boundary;
 
+import dev.hookstile.platform.ProblemType;
+
 /**
- * Why a bulk replay job was not started ({@link ReplayJobs#start}): answered as a problem with this status and type.
- * Nothing was started or written.
+ * Why a bulk replay job was not started ({@link ReplayJobs#start}): answered as a problem of this type, with this
+ * message as its detail. Nothing was started or written.
  */
 public final class ReplayRefused extends RuntimeException {
 
+    static final ProblemType TOO_LARGE = new ProblemType(422, "replay-too-large", "Replay too large");
+    static final ProblemType JOB_RUNNING = new ProblemType(409, "replay-job-running", "Another replay job is running");
+
     private static final long serialVersionUID = 1L;
-    private final int status;
-    private final String slug;
-    private final String title;
+    /** Not serialized with the exception: a record is not serializable, and the refusal never leaves the JVM. */
+    private final transient ProblemType problem;
 
-    ReplayRefused(int status, String slug, String title, String detail) {
+    ReplayRefused(ProblemType problem, String detail) {
         super(detail);
-        this.status = status;
-        this.slug = slug;
-        this.title = title;
+        this.problem = problem;
     }
 
-    public int status() {
-        return status;
-    }
-
-    public String slug() {
-        return slug;
-    }
-
-    public String title() {
-        return title;
+    public ProblemType problem() {
+        return problem;
     }
 }

@@ -1,6 +1,7 @@
 package dev.hookstile.replay.boundary;
 
 import dev.hookstile.events.entity.EventStatus;
+import dev.hookstile.platform.AfterCommit;
 import dev.hookstile.events.entity.ReceivedEvent;
 import dev.hookstile.platform.boundary.LogFields;
 import dev.hookstile.queue.boundary.EventMessage;
@@ -14,8 +15,6 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 
@@ -226,18 +225,7 @@ public class Replays {
             replay.end();
         }
         // Counted once queued for good: a replay whose transaction rolls back queued nothing.
-        transactions.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-            }
-
-            @Override
-            public void afterCompletion(int status) {
-                if (status == Status.STATUS_COMMITTED) {
-                    metrics.queued();
-                }
-            }
-        });
+        AfterCommit.run(transactions, metrics::queued);
         return new Queued(Result.QUEUED, event.getAttempts() + 1);
     }
 }

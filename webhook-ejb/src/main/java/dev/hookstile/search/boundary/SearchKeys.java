@@ -2,11 +2,10 @@ package dev.hookstile.search.boundary;
 
 import dev.hookstile.api.Text;
 import dev.hookstile.settings.SettingsCheck;
+import dev.hookstile.settings.SettingsReadAtStart;
 import dev.hookstile.source.JsonFields;
 import dev.hookstile.source.RejectedDelivery;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
 import java.util.ArrayList;
@@ -28,16 +27,13 @@ import java.util.TreeSet;
  * <p>A bad pointer refuses the start, naming the setting: a key an operator counts on must not be silently unsearched.
  */
 @ApplicationScoped
-public class SearchKeys implements SettingsCheck {
+public class SearchKeys extends SettingsReadAtStart {
 
     /** A few keys per source: each is a row written with every event of the source. */
     public static final int MAX_PER_SOURCE = 5;
     static final int MAX_POINTER = Text.MAX_STORED;
     /** The longest value kept as it is (the column's size); a longer one is cut, and so is a search's. */
     static final int MAX_VALUE = Text.MAX_STORED;
-
-    @Inject
-    Config config;
 
     /** The pointers of each source that has any. */
     private Map<String, Set<String>> bySource = Map.of();
@@ -52,18 +48,8 @@ public class SearchKeys implements SettingsCheck {
     }
 
     @Override
-    public List<String> problems(Config settings) {
-        var check = new SearchKeys();
-        check.config = settings;
-        return check.read();
-    }
-
-    @PostConstruct
-    void load() {
-        List<String> problems = read();
-        if (!problems.isEmpty()) {
-            throw new IllegalStateException(String.join("; ", problems));
-        }
+    protected SearchKeys unread() {
+        return new SearchKeys();
     }
 
     /** Whether the source has search keys: only then is its body read for them. */
@@ -136,7 +122,8 @@ public class SearchKeys implements SettingsCheck {
         return pointer.substring(pointer.lastIndexOf('/') + 1).replace("~1", "/").replace("~0", "~");
     }
 
-    private List<String> read() {
+    @Override
+    protected List<String> read() {
         var problems = new ArrayList<String>();
         var keys = new HashMap<String, Set<String>>();
         for (String source : SettingsCheck.sourceNames(config)) {

@@ -13,8 +13,6 @@ import dev.hookstile.source.Source;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -32,16 +30,13 @@ import java.util.stream.Collectors;
  * signed field by field: Twilio adds {@code bodySHA256=<hex SHA-256 of the body>} to the query string and signs the
  * URL alone.
  *
- * <p>The URL is the {@code public-url} setting (what Twilio was given, since a proxy rewrites scheme, host and port)
+ * <p>The URL ({@link TwilioUrls}) is the {@code public-url} setting (what Twilio was given, since a proxy rewrites scheme, host and port)
  * followed by the request's own query string. The setting is required: the URL as this server sees it is built from
  * the request's {@code Host} header and scheme, which the sender chooses.
  *
  * <p>The event id is the {@code I-Twilio-Idempotency-Token} header, the same on Twilio's retries; without it, the
  * resource's SID joined with its status, so that each status callback of one message or call is its own event.
  * The type is that status.
- *
- * <p>Longer than 300 lines because of form and JSON bodies, the URL Twilio signed, and the event id's fallbacks by
- * kind of resource.
  */
 final class Twilio implements Provider {
 
@@ -143,9 +138,9 @@ final class Twilio implements Provider {
     public byte[] bodyFingerprint(byte[] body) {
         try {
             // The prefix keeps the signed text apart from any raw body.
-            return sha256(signedText(FORM_FINGERPRINT, FormFields.parse(body)));
+            return Provider.sha256(signedText(FORM_FINGERPRINT, FormFields.parse(body)));
         } catch (RejectedDelivery notAForm) {
-            return sha256(body);
+            return Provider.sha256(body);
         }
     }
 
@@ -155,11 +150,11 @@ final class Twilio implements Provider {
     public VerifiedDelivery verify(Delivery delivery, Source source) throws RejectedDelivery {
         byte[] given = Hmac.wellFormed(base64OrNull(Hmac.requiredHeader(delivery, SIGNATURE)), SIGNATURE,
                 "the base64 of a 20-byte HMAC-SHA1");
-        String url = signedUrl(delivery, source);
-        String bodyHash = queryValue(url, BODY_SHA256);
+        String url = TwilioUrls.signed(delivery, source);
+        String bodyHash = TwilioUrls.queryValue(url, BODY_SHA256);
         List<FormFields.Field> fields = bodyHash == null ? FormFields.parse(delivery.body()) : List.of();
         List<byte[]> candidates = new ArrayList<>(2);
-        for (String variant : portVariants(url)) {
+        for (String variant : TwilioUrls.portVariants(url)) {
             candidates.add(signedText(variant, fields));
         }
         boolean valid = false;
@@ -170,7 +165,7 @@ final class Twilio implements Provider {
             throw new RejectedDelivery(Rejection.INVALID_SIGNATURE, SIGNATURE + " does not match the URL and "
                     + (bodyHash == null ? "form parameters" : "bodySHA256") + " under any configured auth token");
         }
-        if (bodyHash != null && !Hmac.equal(sha256(delivery.body()), Hmac.hexOrNull(bodyHash, 32))) {
+        if (bodyHash != null && !Hmac.equal(Provider.sha256(delivery.body()), Hmac.hexOrNull(bodyHash, 32))) {
             throw new RejectedDelivery(Rejection.INVALID_SIGNATURE,
                     "the SHA-256 of the body does not match the signed " + BODY_SHA256);
         }
@@ -183,64 +178,6 @@ final class Twilio implements Provider {
         }
         String type = resource == null ? "" : resource.status();
         return VerifiedDelivery.event(hasToken ? token : resource.id(), type, delivery.retain(RETAINED, SIGNATURES));
-    }
-
-    /** The URL Twilio signed: the configured public one with the request's query string, else the request's. */
-    private static String signedUrl(Delivery delivery, Source source) throws RejectedDelivery {
-        String seen = delivery.url();
-        String publicUrl = source.setting(PUBLIC_URL).orElse(null);
-        if (publicUrl == null) {
-            // Never reached for a configured source (checkSettings requires it); never the request's own URL.
-            throw new RejectedDelivery(Rejection.INVALID_SIGNATURE,
-                    "the signed URL is unknown: the source has no " + PUBLIC_URL);
-        }
-        int query = seen == null ? -1 : seen.indexOf('?');
-        if (query < 0) {
-            return publicUrl;
-        }
-        int fragment = seen.indexOf('#', query);
-        return publicUrl + (fragment < 0 ? seen.substring(query) : seen.substring(query, fragment));
-    }
-
-    private static String queryValue(String url, String name) {
-        int query = url.indexOf('?');
-        if (query < 0) {
-            return null;
-        }
-        for (String pair : url.substring(query + 1).split("&")) {
-            if (pair.startsWith(name + "=")) {
-                return pair.substring(name.length() + 1);
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The URL as given, and with its port removed or the scheme's default port added: Twilio's helper libraries
-     * accept both, because Twilio itself signs some requests with the port and some without.
-     */
-    static List<String> portVariants(String url) {
-        int authorityStart = url.indexOf("://");
-        if (authorityStart < 0) {
-            return List.of(url);
-        }
-        authorityStart += 3;
-        int authorityEnd = authorityStart;
-        while (authorityEnd < url.length() && "/?#".indexOf(url.charAt(authorityEnd)) < 0) {
-            authorityEnd++;
-        }
-        String authority = url.substring(authorityStart, authorityEnd);
-        int hostStart = authority.lastIndexOf('@') + 1;
-        int colon = authority.lastIndexOf(':');
-        boolean hasPort = colon >= hostStart && colon > authority.lastIndexOf(']');
-        String before = url.substring(0, authorityStart);
-        String after = url.substring(authorityEnd);
-        if (hasPort) {
-            return List.of(url, before + authority.substring(0, colon) + after);
-        }
-        String scheme = url.substring(0, authorityStart - 3).toLowerCase(Locale.ROOT);
-        String port = scheme.equals("https") ? ":443" : scheme.equals("http") ? ":80" : null;
-        return port == null ? List.of(url) : List.of(url, before + authority + port + after);
     }
 
     private static byte[] signedText(String url, List<FormFields.Field> fields) {
@@ -304,14 +241,6 @@ final class Twilio implements Provider {
             return decoded.length == SHA1_BYTES ? decoded : null;
         } catch (IllegalArgumentException e) {
             return null;
-        }
-    }
-
-    private static byte[] sha256(byte[] body) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(body);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available in this JVM", e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.hookstile.events.boundary;
 
 import dev.hookstile.MapConfig;
+import dev.hookstile.platform.boundary.DatabaseTurns;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import dev.hookstile.search.boundary.SearchKeys;
 import org.flywaydb.core.Flyway;
@@ -40,7 +41,7 @@ class KeyBackfillOnH2Test {
                 + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(h2).locations("classpath:db/migration").table("hookstile_schema_history")
                 .placeholders(SchemaMigration.placeholders(false)).load().migrate();
-        backfill.dataSource = h2;
+        backfill.database = new DatabaseTurns(h2);
         backfill.keys = new SearchKeys(new MapConfig(Map.of("hookstile.sources", "pay,gh",
                 "hookstile.sources.pay.search-keys", "/customer")));
         backfill.pageSize = 2;

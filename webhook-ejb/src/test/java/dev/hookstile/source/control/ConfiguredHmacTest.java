@@ -6,6 +6,7 @@ import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery;
 import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -54,7 +55,8 @@ class ConfiguredHmacTest {
     private static Source source(Map<String, String> settings, String... secrets) {
         var provider = new ConfiguredHmac();
         List<byte[]> keys = Arrays.stream(secrets).map(provider::decodeSecret).toList();
-        return new Source("orders", provider, keys, Duration.ofSeconds(300), settings);
+        return SourceBuilder.source("orders", provider)
+                .secrets(keys).tolerance(Duration.ofSeconds(300)).settings(settings).build();
     }
 
     private static Delivery delivery(Map<String, String> headers, String body) {

@@ -6,6 +6,7 @@ import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery;
 import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ class GitHubTest {
 
     private static Source source(GitHub gitHub, String... secrets) {
         List<byte[]> keys = java.util.Arrays.stream(secrets).map(gitHub::decodeSecret).toList();
-        return new Source("gh", gitHub, keys, Duration.ofSeconds(300), Map.of());
+        return SourceBuilder.source("gh", gitHub).secrets(keys).tolerance(Duration.ofSeconds(300)).build();
     }
 
     private static Delivery delivery(Map<String, String> headers, String body) {

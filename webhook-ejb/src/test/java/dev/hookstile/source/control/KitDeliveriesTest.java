@@ -5,7 +5,7 @@ import dev.hookstile.source.Provider;
 import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery;
-import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceBuilder;
 import dev.hookstile.test.Deliveries;
 import dev.hookstile.test.HmacScheme;
 import dev.hookstile.test.SignedDelivery;
@@ -31,8 +31,9 @@ class KitDeliveriesTest {
 
     private static VerifiedDelivery verify(Provider provider, String secret, Map<String, String> settings,
                                            SignedDelivery signed, String url) throws Exception {
-        var source = new Source(signed.source(), provider, List.of(provider.decodeSecret(secret)),
-                Duration.ofSeconds(300), settings);
+        var source = SourceBuilder.source(signed.source(), provider)
+                .secrets(List.of(provider.decodeSecret(secret))).tolerance(Duration.ofSeconds(300)).settings(settings)
+                .build();
         var headers = new TreeMap<String, String>(String.CASE_INSENSITIVE_ORDER);
         headers.putAll(signed.headers());
         return provider.verify(new Delivery(headers::get, signed.body(), Instant.now(), url), source);

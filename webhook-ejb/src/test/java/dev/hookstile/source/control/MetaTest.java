@@ -7,6 +7,7 @@ import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery.EventIdentity;
 import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -154,7 +155,7 @@ class MetaTest {
     private static Source source(String name, Map<String, String> settings, String... secrets) {
         var meta = new Meta();
         List<byte[]> keys = Arrays.stream(secrets).map(meta::decodeSecret).toList();
-        return new Source(name, meta, keys, meta.defaultTolerance(), settings);
+        return SourceBuilder.source(name, meta).secrets(keys).settings(settings).build();
     }
 
     private static String sign(String secret, byte[] body) {
@@ -375,8 +376,8 @@ class MetaTest {
     @Test
     void theToleranceIsTheSources() {
         var meta = new Meta();
-        var strict = new Source("whatsapp", meta, List.of(meta.decodeSecret(APP_SECRET)), Duration.ofHours(1),
-                Map.of());
+        var strict = SourceBuilder.source("whatsapp", meta)
+                .secrets(List.of(meta.decodeSecret(APP_SECRET))).tolerance(Duration.ofHours(1)).build();
 
         assertEquals(Rejection.TIMESTAMP_OUT_OF_TOLERANCE,
                 rejected(signed(page(messengerEntry("m_two_hours", Duration.ofHours(2)))), strict).reason());

@@ -5,6 +5,7 @@ import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery;
 import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,7 @@ class ShopifyTest {
 
     private static Source source(Shopify shopify, String... secrets) {
         List<byte[]> keys = Arrays.stream(secrets).map(shopify::decodeSecret).toList();
-        return new Source("shop", shopify, keys, Duration.ofSeconds(300), Map.of());
+        return SourceBuilder.source("shop", shopify).secrets(keys).tolerance(Duration.ofSeconds(300)).build();
     }
 
     private static Map<String, String> headers(String signature) {

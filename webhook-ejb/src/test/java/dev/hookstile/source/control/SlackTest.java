@@ -5,6 +5,7 @@ import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery;
 import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceBuilder;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,7 @@ class SlackTest {
 
     private static Source source(Slack slack, String... secrets) {
         List<byte[]> keys = Arrays.stream(secrets).map(slack::decodeSecret).toList();
-        return new Source("slack", slack, keys, Duration.ofSeconds(300), Map.of());
+        return SourceBuilder.source("slack", slack).secrets(keys).tolerance(Duration.ofSeconds(300)).build();
     }
 
     private static Map<String, String> headers(String signature, String timestamp) {

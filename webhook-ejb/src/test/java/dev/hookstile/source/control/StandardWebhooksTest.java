@@ -6,6 +6,7 @@ import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery;
 import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ class StandardWebhooksTest {
 
     private static Source source(StandardWebhooks provider, String... secrets) {
         List<byte[]> keys = Arrays.stream(secrets).map(provider::decodeSecret).toList();
-        return new Source("svix", provider, keys, Duration.ofSeconds(300), Map.of());
+        return SourceBuilder.source("svix", provider).secrets(keys).tolerance(Duration.ofSeconds(300)).build();
     }
 
     private static Map<String, String> specHeaders() {
@@ -72,7 +73,8 @@ class StandardWebhooksTest {
     private static Source keyed(String publicKeys, String... secrets) {
         var provider = new StandardWebhooks();
         List<byte[]> keys = Arrays.stream(secrets).map(provider::decodeSecret).toList();
-        return new Source("sw", provider, keys, Duration.ofSeconds(300), Map.of("public-keys", publicKeys));
+        return SourceBuilder.source("sw", provider)
+                .secrets(keys).tolerance(Duration.ofSeconds(300)).settings(Map.of("public-keys", publicKeys)).build();
     }
 
     private static Delivery signedWith(String signatures) {

@@ -8,6 +8,7 @@ import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery;
 import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ class StripeTest {
 
     private static Source source(Stripe stripe, String... secrets) {
         List<byte[]> keys = Arrays.stream(secrets).map(stripe::decodeSecret).toList();
-        return new Source("billing", stripe, keys, Duration.ofSeconds(300), Map.of());
+        return SourceBuilder.source("billing", stripe).secrets(keys).tolerance(Duration.ofSeconds(300)).build();
     }
 
     private static Delivery delivery(String signatureHeader, String body, Instant receivedAt) {

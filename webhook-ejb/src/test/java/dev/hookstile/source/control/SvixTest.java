@@ -5,6 +5,7 @@ import dev.hookstile.source.RejectedDelivery;
 import dev.hookstile.source.Rejection;
 import dev.hookstile.source.VerifiedDelivery;
 import dev.hookstile.source.Source;
+import dev.hookstile.source.SourceBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,7 @@ class SvixTest {
 
     private static Source source(StandardWebhooks provider, String... secrets) {
         List<byte[]> keys = Arrays.stream(secrets).map(provider::decodeSecret).toList();
-        return new Source("clerk", provider, keys, Duration.ofSeconds(300), Map.of());
+        return SourceBuilder.source("clerk", provider).secrets(keys).tolerance(Duration.ofSeconds(300)).build();
     }
 
     private static Map<String, String> docsHeaders() {

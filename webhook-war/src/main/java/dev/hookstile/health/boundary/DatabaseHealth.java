@@ -1,22 +1,19 @@
 package dev.hookstile.health.boundary;
 
-import dev.hookstile.health.control.RecentAnswer;
 import dev.hookstile.platform.boundary.ContainerResources;
 import dev.hookstile.platform.boundary.SchemaMigration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 import java.sql.Connection;
-import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * The database, checked with a real round trip, at most once a second ({@link RecentAnswer}: the endpoint is
+ * The database, checked with a real round trip, at most once a second ({@link RoundTripCheck}: the endpoint is
  * public). Down only while it is unreachable and this instance has not yet migrated the schema. Once the schema
  * exists, an outage is reported ({@code reachable: false}, for alerting) but does not make the instance unready:
  * ingest keeps accepting events into the broker while the database is down, and taking the instance out of the load
@@ -27,7 +24,7 @@ import javax.sql.DataSource;
  */
 @Readiness
 @ApplicationScoped
-public class DatabaseHealth implements HealthCheck {
+public class DatabaseHealth extends RoundTripCheck {
 
     @Inject
     @ContainerResources.Database
@@ -39,20 +36,8 @@ public class DatabaseHealth implements HealthCheck {
     private static final Logger LOG = Logger.getLogger(DatabaseHealth.class.getName());
     private volatile boolean wasReachable = true;
 
-    private RecentAnswer answers = new RecentAnswer(this::ask, System::nanoTime);
-
-    /** At most one round trip per second, however often readiness is asked ({@link RecentAnswer}). */
     @Override
-    public HealthCheckResponse call() {
-        return answers.get();
-    }
-
-    /** For tests: the clock the answer's age is measured by. */
-    void clock(LongSupplier nanos) {
-        answers = new RecentAnswer(this::ask, nanos);
-    }
-
-    private HealthCheckResponse ask() {
+    HealthCheckResponse ask() {
         boolean reachable;
         String error = null;
         try (Connection connection = dataSource.getConnection()) {

@@ -1,7 +1,6 @@
 package dev.hookstile.operator.boundary;
 
 import dev.hookstile.events.boundary.DeadGroups;
-import dev.hookstile.web.boundary.Problems;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
@@ -40,7 +39,7 @@ public class DeadGroupsResource {
             Instant to = QueryParameters.instant("until", until);
             result = deadGroups.of(only, from, to);
         } catch (IllegalArgumentException e) {
-            return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/dead-groups").build();
+            return QueryParameters.invalid(e, "/api/dead-groups");
         }
         return Response.ok(new Listing(result.groups().stream().map(Group::of).toList(), result.sampled())).build();
     }

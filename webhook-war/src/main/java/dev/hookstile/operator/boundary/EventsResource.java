@@ -84,7 +84,7 @@ public class EventsResource {
                     position(after), QueryParameters.limit(limit, 50, EventQuery.MAX_LIMIT), false, null,
                     QueryParameters.eventId(eventId), QueryParameters.key(searchKeys, key));
         } catch (IllegalArgumentException e) {
-            return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/events").build();
+            return QueryParameters.invalid(e, "/api/events");
         }
         if (fragment != null || sent != null) {
             ContentSearch.Page found = contentSearch.page(query, fragment, sent);

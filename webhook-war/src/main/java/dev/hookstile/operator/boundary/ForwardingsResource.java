@@ -50,11 +50,11 @@ public class ForwardingsResource {
                     QueryParameters.instant("since", since), QueryParameters.instant("until", until),
                     QueryParameters.cursor(after), QueryParameters.limit(limit, 50, ForwardingQuery.MAX_LIMIT));
         } catch (IllegalArgumentException e) {
-            return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), PATH).build();
+            return QueryParameters.invalid(e, PATH);
         }
         List<Forwarding> page = forwardings.list(query);
-        String next = page.size() == query.limit() ? Long.toString(page.get(page.size() - 1).id()) : null;
-        return Response.ok(new Page(page.stream().map(View::of).toList(), next)).build();
+        return Response.ok(new Page(page.stream().map(View::of).toList(),
+                QueryParameters.next(page, query.limit(), Forwarding::id))).build();
     }
 
     @GET

@@ -73,7 +73,7 @@ public class OverviewResource {
         try {
             only = QueryParameters.text("source", sourceParameter, QueryParameters.MAX_SOURCE);
         } catch (IllegalArgumentException e) {
-            return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/overview").build();
+            return QueryParameters.invalid(e, "/api/overview");
         }
         if (only != null && sources.find(only).isEmpty()) {
             return Problems.of(404, "source-not-found", "Source not found", "no source with this name is configured",

@@ -6,10 +6,14 @@ import dev.hookstile.events.boundary.EventQuery;
 import dev.hookstile.events.entity.EventStatus;
 import dev.hookstile.source.JsonMatch;
 import dev.hookstile.search.boundary.SearchKeys;
+import dev.hookstile.web.boundary.Problems;
+import jakarta.ws.rs.core.Response;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.ToLongFunction;
 
 /**
  * Checks of what operators send, so a malformed value is a 400 with a reason and never reaches the database (where
@@ -121,6 +125,19 @@ final class QueryParameters {
             throw new IllegalArgumentException("'after' is not a cursor this API returned");
         }
         return id;
+    }
+
+    /** The answer to a query whose parameters are not valid: a 400 saying which and why. */
+    static Response invalid(IllegalArgumentException reason, String path) {
+        return Problems.of(400, "invalid-query", "Invalid query", reason.getMessage(), path).build();
+    }
+
+    /**
+     * The {@code next} cursor of a keyset page: the id of its last row when the page is full (there may be more),
+     * {@code null} when it is not (there are none).
+     */
+    static <T> String next(List<T> page, int limit, ToLongFunction<T> id) {
+        return page.size() == limit ? Long.toString(id.applyAsLong(page.get(page.size() - 1))) : null;
     }
 
     /** A pointer and a value, each at most 255 characters, and the colon between them. */

@@ -54,11 +54,11 @@ public class RejectionsResource {
                     reason(reason), QueryParameters.instant("since", since), QueryParameters.instant("until", until),
                     QueryParameters.cursor(after), QueryParameters.limit(limit, 50, RefusalQuery.MAX_LIMIT));
         } catch (IllegalArgumentException e) {
-            return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/rejections").build();
+            return QueryParameters.invalid(e, "/api/rejections");
         }
         List<Refusal> page = refused.list(query);
-        String next = page.size() == query.limit() ? Long.toString(page.get(page.size() - 1).id()) : null;
-        return Response.ok(new Page(page.stream().map(View::of).toList(), next)).build();
+        return Response.ok(new Page(page.stream().map(View::of).toList(),
+                QueryParameters.next(page, query.limit(), Refusal::id))).build();
     }
 
     @GET
@@ -85,8 +85,7 @@ public class RejectionsResource {
             from = Optional.ofNullable(QueryParameters.instant("since", since))
                     .orElse(Instant.now().minus(Duration.ofHours(1)));
         } catch (IllegalArgumentException e) {
-            return Problems.of(400, "invalid-query", "Invalid query", e.getMessage(), "/api/rejections/summary")
-                    .build();
+            return QueryParameters.invalid(e, "/api/rejections/summary");
         }
         var reasons = refused.counts(from).stream().map(count -> {
             Rejection reason = REASONS.get(count.reason());

@@ -71,7 +71,8 @@ public class ReplaysResource {
         try {
             job = jobs.start(filter, requestId);
         } catch (ReplayRefused refused) {
-            return Problems.of(refused.status(), refused.slug(), refused.title(), refused.getMessage(), "/api/replays")
+            var problem = refused.problem();
+            return Problems.of(problem.status(), problem.slug(), problem.title(), refused.getMessage(), "/api/replays")
                     .build();
         }
         return Response.accepted(Progress.of(job))

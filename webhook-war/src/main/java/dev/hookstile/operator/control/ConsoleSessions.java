@@ -14,6 +14,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -40,6 +41,8 @@ public class ConsoleSessions {
     static final long MAX_LIFETIME_NANOS = TimeUnit.HOURS.toNanos(12);
     static final int MAX_SESSIONS = 1_000;
     static final int RANDOM_BYTES = 32;
+    /** A request may bring several cookies of the name (one planted by a sibling domain); more are not looked at. */
+    static final int MAX_COOKIES = 4;
 
     /** One live session as its user sees it: the anti-forgery token its page must echo. */
     public static final class Session {
@@ -142,6 +145,20 @@ public class ConsoleSessions {
     /** The live session the cookie names, without counting this as a use (a request that will be refused). */
     public synchronized Session find(String id) {
         return live(id, nanoClock.getAsLong());
+    }
+
+    /**
+     * The first live session among a request's session cookies (several may carry the name, one planted by a sibling
+     * domain; no more than {@value #MAX_COOKIES} are looked at), with its id; {@code null} when none is live.
+     */
+    public synchronized Opened firstLive(List<String> ids) {
+        for (String id : ids.subList(0, Math.min(ids.size(), MAX_COOKIES))) {
+            Session session = find(id);
+            if (session != null) {
+                return new Opened(id, session);
+            }
+        }
+        return null;
     }
 
     /** Sign-out: the id opens nothing from now on. */

@@ -24,10 +24,14 @@ class DestinationTargetsTest {
 
     private static final String URL = "https://relay:pa55@hooks.example.com:8443/services/T0/B0/s3cretpath?token=t";
 
+    /**
+     * Through the record's one constructor: webhook-ejb's test-data builder is not on this module's class path (no
+     * test-jar: ArchitectureTest would import its classes as the application's).
+     */
     private static Source forwarding() {
         return new Source("fwd", Providers.byName("standard-webhooks").orElseThrow(), List.of(new byte[32]),
                 Duration.ofSeconds(300), Map.of(), 8, 2, Duration.ZERO, Duration.ofDays(30),
-                new Destination(URI.create(URL), new byte[32], List.of("invoice.*")));
+                new Destination(URI.create(URL), new byte[32], List.of("invoice.*")), null, null);
     }
 
     @Test

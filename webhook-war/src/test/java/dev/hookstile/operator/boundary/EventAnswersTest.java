@@ -23,7 +23,7 @@ class EventAnswersTest {
     @Test
     void aSourceDescriptionCarriesItsProvidersSigningScheme() {
         Source source = new Source("pay", Providers.byName("stripe").orElseThrow(), List.of(new byte[32]),
-                Duration.ofSeconds(300), Map.of(), 8, 2);
+                Duration.ofSeconds(300), Map.of(), 8, 2, Duration.ZERO, Source.DEFAULT_RETENTION, null, null, null);
 
         SourcesResource.View view = SourcesResource.View.of(source, Set.of(), Map.of());
 
