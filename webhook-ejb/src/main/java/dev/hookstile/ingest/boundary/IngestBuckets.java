@@ -2,8 +2,7 @@ package dev.hookstile.ingest.boundary;
 
 import dev.hookstile.ingest.control.IngestBucketStatements;
 import dev.hookstile.ingest.control.Tally;
-import dev.hookstile.platform.boundary.ContainerResources;
-import dev.hookstile.platform.boundary.SchemaMigration;
+import dev.hookstile.platform.boundary.DatabaseTurns;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -25,9 +24,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.sql.DataSource;
 
 /**
  * Writes what ingest counted in memory ({@link DeliveryMetrics}, {@link Tally}) into {@code ingest_bucket} every
@@ -56,11 +53,7 @@ public class IngestBuckets {
     DeliveryMetrics metrics;
 
     @Inject
-    SchemaMigration schema;
-
-    @Inject
-    @ContainerResources.Database
-    DataSource dataSource;
+    DatabaseTurns turns;
 
     @Resource
     TimerService timers;
@@ -72,7 +65,6 @@ public class IngestBuckets {
      */
     private final String instance = instanceName();
     private long lastDelete;
-    private boolean wasFailing;
 
     @PostConstruct
     void schedule() {
@@ -82,12 +74,12 @@ public class IngestBuckets {
 
     @Timeout
     void flush() {
-        if (!schema.migrated()) {
+        if (!turns.ready()) {
             return;
         }
         long now = System.currentTimeMillis();
         List<Tally.Delta> deltas = metrics.tally().drain(now);
-        try (Connection connection = dataSource.getConnection()) {
+        boolean written = turns.run(connection -> {
             write(connection, deltas, instance);
             if (now - lastDelete > DELETE_EVERY.toMillis()) {
                 for (String sql : new String[]{IngestBucketStatements.DELETE_OLD, IngestBucketStatements.DELETE_OLD_HOURS}) {
@@ -98,14 +90,9 @@ public class IngestBuckets {
                 }
                 lastDelete = now;
             }
-            wasFailing = false;
-        } catch (SQLException | RuntimeException e) {
+        }, LOG, "Could not write ingest counts for the overview; kept in memory, next try in " + flushSeconds + " s");
+        if (!written) {
             metrics.tally().restore(deltas, now, KEEP.toMillis());
-            if (!wasFailing) {
-                LOG.log(Level.WARNING, "Could not write ingest counts for the overview; kept in memory, next try in "
-                        + flushSeconds + " s", e);
-            }
-            wasFailing = true;
         }
     }
 
@@ -130,18 +117,10 @@ public class IngestBuckets {
         List<Tally.Delta> hours = Tally.merged(deltas.stream().map(d -> new Tally.Delta(
                 Math.floorDiv(d.bucketStart(), HOUR_MILLIS) * HOUR_MILLIS, d.source(), d.accepted(), d.duplicate(),
                 d.rejected(), d.lastEventAt())).toList());
-        boolean autoCommit = connection.getAutoCommit();
-        connection.setAutoCommit(false);
-        try {
-            upsert(connection, upsert.formatted("ingest_bucket", "bucket_start"), buckets, instance);
-            upsert(connection, upsert.formatted("ingest_hour", "hour_start"), hours, instance);
-            connection.commit();
-        } catch (SQLException | RuntimeException e) {
-            connection.rollback();
-            throw e;
-        } finally {
-            connection.setAutoCommit(autoCommit);
-        }
+        DatabaseTurns.inOneTransaction(connection, c -> {
+            upsert(c, upsert.formatted("ingest_bucket", "bucket_start"), buckets, instance);
+            upsert(c, upsert.formatted("ingest_hour", "hour_start"), hours, instance);
+        });
     }
 
     private static void upsert(Connection connection, String sql, List<Tally.Delta> deltas, String instance)
