@@ -189,6 +189,22 @@ class OperatorApiIT extends DeployedHookstile {
         return statuses.getJsonArray(kind).stream().map(s -> s.asJsonObject().getString("name")).toList();
     }
 
+    /**
+     * Grizzly answers a request that offers h2c (off here) in HTTP/1.1, but sent an answer longer than its 8 KiB
+     * output buffer without its type and without a length, ended by closing the connection (UpgradeOfferAnswers).
+     */
+    @Test
+    void anAnswerLongerThanEightKibToAClientOfferingH2cKeepsItsTypeAndLength() {
+        HttpResponse<String> response = webhooks.send(api("api/sources").version(HttpClient.Version.HTTP_2)
+                .header("Authorization", "Bearer " + TOKEN));
+
+        assertEquals(200, response.statusCode(), response.body());
+        byte[] body = response.body().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(body.length > 8192, "an answer longer than the output buffer: " + body.length + " bytes");
+        assertEquals("application/json", response.headers().firstValue("Content-Type").orElse(""));
+        assertEquals(String.valueOf(body.length), response.headers().firstValue("Content-Length").orElse(""));
+    }
+
     @Test
     void healthAndOpenApiStayOpenAndTheApiIsDescribed() {
         var server = webhooks.server();
@@ -210,14 +226,9 @@ class OperatorApiIT extends DeployedHookstile {
         return webhooks.send(api(path).header("Authorization", "Bearer " + TOKEN));
     }
 
-    /**
-     * HTTP/1.1, as the console's browser and curl speak it: the Java client's default offers an h2c upgrade, and over
-     * it Payara Micro sent an answer longer than 8 KiB (GET /api/sources with every test source) without its
-     * Content-Type (found for issue 38, reported, not this test's subject).
-     */
+    /** As the JDK's HttpClient asks by default: offering an h2c upgrade on a new plain connection. */
     private HttpRequest.Builder api(String path) {
-        return HttpRequest.newBuilder(URI.create(webhooks.base() + path)).timeout(Duration.ofSeconds(30))
-                .version(HttpClient.Version.HTTP_1_1).GET();
+        return HttpRequest.newBuilder(URI.create(webhooks.base() + path)).timeout(Duration.ofSeconds(30)).GET();
     }
 
     /** {@code hookstile_operator_auth_failures_total{reason}} as the metrics endpoint shows it now. */
