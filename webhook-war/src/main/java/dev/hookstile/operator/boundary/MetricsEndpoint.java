@@ -1,5 +1,6 @@
 package dev.hookstile.operator.boundary;
 
+import dev.hookstile.web.boundary.MemoryOutput;
 import dev.hookstile.metrics.boundary.Metrics;
 import dev.hookstile.operator.control.OperatorGate;
 import dev.hookstile.web.boundary.Problems;
@@ -7,7 +8,6 @@ import jakarta.inject.Inject;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -148,27 +148,7 @@ public class MetricsEndpoint extends HttpServlet {
 
         @Override
         public ServletOutputStream getOutputStream() {
-            return new ServletOutputStream() {
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setWriteListener(WriteListener listener) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public void write(int b) {
-                    bytes.write(b);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) {
-                    bytes.write(b, off, len);
-                }
-            };
+            return new MemoryOutput(bytes);
         }
 
         String text() {

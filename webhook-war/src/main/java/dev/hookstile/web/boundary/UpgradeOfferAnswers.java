@@ -3,7 +3,6 @@ package dev.hookstile.web.boundary;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -54,27 +53,7 @@ public class UpgradeOfferAnswers extends HttpFilter {
         @Override
         public ServletOutputStream getOutputStream() {
             if (stream == null) {
-                stream = new ServletOutputStream() {
-                    @Override
-                    public void write(int b) {
-                        bytes.write(b);
-                    }
-
-                    @Override
-                    public void write(byte[] b, int off, int len) {
-                        bytes.write(b, off, len);
-                    }
-
-                    @Override
-                    public boolean isReady() {
-                        return true;
-                    }
-
-                    @Override
-                    public void setWriteListener(WriteListener listener) {
-                        throw new IllegalStateException("an answer to an upgrade offer is written on its thread");
-                    }
-                };
+                stream = new MemoryOutput(bytes);
             }
             return stream;
         }
