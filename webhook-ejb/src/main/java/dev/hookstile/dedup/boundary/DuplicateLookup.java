@@ -39,6 +39,11 @@ import javax.sql.DataSource;
  * answers each probe slowly), and after a failure it is skipped for a pause and every event is queued. When the
  * pause ends, one lookup probes the database while the others still skip it; its success ends the pause for all.
  *
+ * <p>The lookup's thread keeps its connection from one lookup to the next, with the lookup's network timeout set once:
+ * borrowing it from the pool for every group, setting the timeout and setting it back were half of that thread's
+ * CPU, and a copy of the pool's property maps for every event at 500/s (profiled, docs/benchmarks.md). A connection
+ * that failed is closed, and the next lookup after the pause borrows a fresh one, which the pool validates.
+ *
  * <p>The hand-off asks about a group of events at once: one connection, one primary-key probe per event. A single
  * statement for the group ({@code IN (...)}, {@code = ANY (?)}, a join with {@code UNNEST}) was tried: under load,
  * with the consumers inserting at the same time, each cost PostgreSQL 15 milliseconds of CPU (measured: two backends
@@ -70,6 +75,10 @@ public class DuplicateLookup {
     /** A lookup is under way on the lookup's thread (at most one ever is). */
     private final AtomicBoolean busy = new AtomicBoolean();
     private ThreadPoolExecutor worker;
+    /** The lookup thread's connection, kept between lookups; touched on that thread only, and by {@link #stop}. */
+    private Connection held;
+    /** Its network timeout as the pool gave it, set back before it goes back. */
+    private int heldTimeout;
 
     /**
      * Which of these events of one source the database positively knows, in one query; the others are unknown, or
@@ -137,28 +146,30 @@ public class DuplicateLookup {
     synchronized void stop() {
         if (worker != null) {
             worker.shutdownNow();
+            try {
+                // A lookup under way ends within its network timeout; then the connection goes back to the pool.
+                worker.awaitTermination(ANSWER_WITHIN_MILLIS * 2L, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
+        release();
     }
 
     private Set<String> lookUp(String source, Collection<String> eventIds) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LOOKUP_WITHIN_MILLIS);
-        try (Connection connection = dataSource.getConnection()) {
-            int before = connection.getNetworkTimeout();
-            connection.setNetworkTimeout(SAME_THREAD, ANSWER_WITHIN_MILLIS);
-            try {
-                Set<String> recorded = RecordedKeys.among(connection, source, eventIds, deadline);
-                if (System.nanoTime() - deadline > 0) {
-                    LOG.fine(() -> "Duplicate lookup out of time; the rest of the group is queued unasked");
-                }
-                if (!healthy) {
-                    healthy = true;
-                    LOG.info("Duplicate lookup answers again");
-                }
-                return recorded;
-            } finally {
-                connection.setNetworkTimeout(SAME_THREAD, before);
+        try {
+            Set<String> recorded = RecordedKeys.among(connection(), source, eventIds, deadline);
+            if (System.nanoTime() - deadline > 0) {
+                LOG.fine(() -> "Duplicate lookup out of time; the rest of the group is queued unasked");
             }
+            if (!healthy) {
+                healthy = true;
+                LOG.info("Duplicate lookup answers again");
+            }
+            return recorded;
         } catch (SQLException | RuntimeException e) {
+            release();
             skipUntil = System.nanoTime() + PAUSE_AFTER_FAILURE;
             if (healthy) {
                 healthy = false;
@@ -166,6 +177,35 @@ public class DuplicateLookup {
                         + "(processing still deduplicates): " + e);
             }
             return Set.of();
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (held == null) {
+            Connection borrowed = dataSource.getConnection();
+            try {
+                heldTimeout = borrowed.getNetworkTimeout();
+                borrowed.setNetworkTimeout(SAME_THREAD, ANSWER_WITHIN_MILLIS);
+            } catch (SQLException | RuntimeException e) {
+                borrowed.close();
+                throw e;
+            }
+            held = borrowed;
+        }
+        return held;
+    }
+
+    /** Back to the pool: the pool's own socket timeout again, then closed (a broken one is dropped by the pool). */
+    private void release() {
+        Connection connection = held;
+        held = null;
+        if (connection == null) {
+            return;
+        }
+        try (connection) {
+            connection.setNetworkTimeout(SAME_THREAD, heldTimeout);
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.FINE, "Closing the duplicate lookup's connection failed", e);
         }
     }
 }

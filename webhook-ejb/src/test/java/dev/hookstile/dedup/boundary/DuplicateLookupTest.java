@@ -140,6 +140,77 @@ class DuplicateLookupTest {
         }
     }
 
+    /**
+     * Borrowing a connection from the pool for every group, and setting its timeout there and back, was half of the
+     * lookup thread's CPU: it keeps one connection, and gives it back, with the pool's own timeout, once it failed.
+     */
+    @Test
+    void theLookupKeepsOneConnectionAndGivesBackOneThatFailed() {
+        var pool = new Pool();
+        var lookup = lookup(pool.dataSource);
+        try {
+            for (int group = 0; group < 5; group++) {
+                assertEquals(Set.of(), lookup.recordedAmong("gh", List.of("a-" + group, "b-" + group)));
+            }
+            assertEquals(1, pool.borrowed.get(), "one connection for every lookup");
+            assertEquals(0, pool.closed.get());
+
+            pool.failing.set(true);
+            assertEquals(Set.of(), lookup.recordedAmong("gh", List.of("c")), "unasked: queued");
+
+            assertEquals(1, pool.closed.get(), "a connection that failed goes back to the pool");
+            assertEquals(List.of(DuplicateLookup.ANSWER_WITHIN_MILLIS, Pool.TIMEOUT), pool.timeouts,
+                    "the lookup's own timeout while it kept it, the pool's when it gave it back");
+        } finally {
+            lookup.stop();
+        }
+    }
+
+    @Test
+    void stoppingGivesTheKeptConnectionBack() {
+        var pool = new Pool();
+        var lookup = lookup(pool.dataSource);
+        lookup.recordedAmong("gh", List.of("a"));
+
+        lookup.stop();
+
+        assertEquals(1, pool.borrowed.get());
+        assertEquals(1, pool.closed.get(), "given back when the application stops");
+    }
+
+    /** A pool of one connection that counts how often it is borrowed and closed; its queries fail once told to. */
+    private static final class Pool {
+        static final int TIMEOUT = 1000;
+        final AtomicInteger borrowed = new AtomicInteger();
+        final AtomicInteger closed = new AtomicInteger();
+        final AtomicBoolean failing = new AtomicBoolean();
+        final List<Integer> timeouts = new CopyOnWriteArrayList<>();
+        final DataSource dataSource;
+
+        Pool() {
+            PreparedStatement statement = proxy(PreparedStatement.class, (method, args) -> {
+                if (method.equals("executeQuery")) {
+                    if (failing.get()) {
+                        throw new SQLException("An I/O error occurred while sending to the backend.");
+                    }
+                    return proxy(ResultSet.class, (m, a) -> m.equals("next") ? false : null);
+                }
+                return null;
+            });
+            Connection connection = proxy(Connection.class, (method, args) -> switch (method) {
+                case "prepareStatement" -> statement;
+                case "getNetworkTimeout" -> TIMEOUT;
+                case "setNetworkTimeout" -> timeouts.add((Integer) args[1]);
+                case "close" -> closed.incrementAndGet();
+                default -> null;
+            });
+            dataSource = proxy(DataSource.class, (method, args) -> {
+                borrowed.incrementAndGet();
+                return connection;
+            });
+        }
+    }
+
     private static DuplicateLookup lookup(DataSource dataSource) {
         var lookup = new DuplicateLookup();
         lookup.dataSource = dataSource;
