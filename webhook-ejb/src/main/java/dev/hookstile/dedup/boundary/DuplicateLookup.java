@@ -98,14 +98,19 @@ public class DuplicateLookup {
         var answer = new CompletableFuture<Set<String>>();
         try {
             worker().execute(() -> {
+                // Free before answering: the asker may ask about its next group the moment it has the answer, and
+                // freed after, that group went unasked (within a few groups asked back to back: DuplicateLookupTest).
+                Set<String> recorded;
                 try {
-                    answer.complete(lookUp(source, eventIds));
+                    recorded = lookUp(source, eventIds);
                 } catch (Throwable e) {
+                    busy.set(false);
                     // Kept from the pool: a worker that died would be replaced on the asking thread (see start).
                     answer.completeExceptionally(e);
-                } finally {
-                    busy.set(false);
+                    return;
                 }
+                busy.set(false);
+                answer.complete(recorded);
             });
         } catch (RuntimeException e) {
             busy.set(false);

@@ -57,6 +57,25 @@ class DuplicateLookupTest {
     }
 
     /**
+     * The next group, asked the moment the last one was answered, is asked too: the lookup is free again before its
+     * answer is given (once it was freed after, and a group that came in between went unasked).
+     */
+    @Test
+    void aGroupAskedRightAfterAnAnswerIsAskedToo() {
+        var probes = new AtomicInteger();
+        var lookup = lookup(database(Duration.ZERO, probes, Set.of("a")));
+        try {
+            int groups = 2_000;
+            for (int group = 0; group < groups; group++) {
+                assertEquals(Set.of("a"), lookup.recordedAmong("gh", List.of("a")), "group " + group);
+            }
+            assertEquals(groups, probes.get());
+        } finally {
+            lookup.stop();
+        }
+    }
+
+    /**
      * The lookup's thread is made by whoever starts it (the hand-off, on a request's thread), never by the hand-off's
      * own lookup stage asking: a thread made there took its context from that stage.
      */
