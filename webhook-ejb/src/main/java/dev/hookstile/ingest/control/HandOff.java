@@ -12,10 +12,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +40,9 @@ import java.util.logging.Logger;
  * Under load the events that arrive while one group is on its way form the next, so the broker's and the database's
  * cost per message (a synced journal write, a dispatch, a transaction, a commit) is shared by every event in it; a
  * lone event goes at once, alone. Measured in {@code docs/benchmarks.md}.
+ *
+ * <p>Longer than 300 lines because the stages hand each event on through two deques, and their start, stop, failure
+ * and timing are read best beside the loops they belong to.
  */
 @ApplicationScoped
 public class HandOff {
@@ -78,6 +83,14 @@ public class HandOff {
     @ConfigProperty(name = "hookstile.ingest.hand-off.senders", defaultValue = "1")
     int senderCount;
 
+    /** A file for the hand-off's timeline ({@link HandOffTimeline}): diagnostics, none unless set. */
+    @Inject
+    @ConfigProperty(name = "hookstile.ingest.hand-off.timeline")
+    Optional<String> timelineFile;
+
+    /** {@code null} without one: then no hand-off is timed. */
+    private volatile HandOffTimeline timeline;
+
     /** Left by requests, for the lookup; then, not known to the database, for the senders. */
     private final LinkedBlockingDeque<Waiting> waiting = new LinkedBlockingDeque<>();
     private final LinkedBlockingDeque<Waiting> toSend = new LinkedBlockingDeque<>();
@@ -85,8 +98,12 @@ public class HandOff {
     private volatile boolean stopped;
     private final List<Thread> stages = new ArrayList<>();
 
-    /** An event waiting to be handed off, and the request waiting for its outcome. */
-    private record Waiting(Outgoing event, CompletableFuture<Outcome> outcome) {
+    /**
+     * An event waiting to be handed off, and the request waiting for its outcome; {@code marks} when a timeline is
+     * kept, when it passed each stage ({@link HandOffTimeline}).
+     */
+    private record Waiting(Outgoing event, CompletableFuture<Outcome> outcome, long[] marks)
+            implements HandOffTimeline.Timed {
     }
 
     /**
@@ -100,6 +117,7 @@ public class HandOff {
         try {
             // Every thread of the hand-off is made here, on a request's thread, none later by a stage itself.
             duplicates.start();
+            timeline = timelineFile.map(file -> HandOffTimeline.appendingTo(Path.of(file))).orElse(null);
             start(this::lookUpWhileRunning, "hookstile-hand-off-lookup");
             for (int i = 1; i <= Math.max(1, senderCount); i++) {
                 start(this::sendWhileRunning, "hookstile-hand-off-" + i);
@@ -133,6 +151,9 @@ public class HandOff {
                 left.outcome().completeExceptionally(new IllegalStateException("the application is stopping"));
             }
         }
+        if (timeline != null) {
+            timeline.close();
+        }
     }
 
     /**
@@ -149,10 +170,13 @@ public class HandOff {
         if (!started) {
             startStages();
         }
+        HandOffTimeline timed = timeline;
         var handOffs = new ArrayList<Waiting>(events.size());
         for (Outgoing event : events) {
-            handOffs.add(new Waiting(event, new CompletableFuture<>()));
+            handOffs.add(new Waiting(event, new CompletableFuture<>(),
+                    timed == null ? null : new long[HandOffTimeline.MARKS]));
         }
+        HandOffTimeline.mark(handOffs, HandOffTimeline.LEFT);
         waiting.addAll(handOffs);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         var outcomes = new ArrayList<Outcome>(events.size());
@@ -170,6 +194,9 @@ public class HandOff {
                 throw new HandOffFailure("interrupted while handing off the event", e);
             }
         }
+        if (timed != null) {
+            timed.record(handOffs.get(handOffs.size() - 1).marks(), handOffs.size(), System.nanoTime());
+        }
         return outcomes;
     }
 
@@ -186,8 +213,11 @@ public class HandOff {
         while (take(waiting, group)) {
             try {
                 // Requests that gave up meanwhile are not sent: they were answered 503 already.
+                HandOffTimeline.mark(group, HandOffTimeline.LOOKUP_TOOK);
                 group.removeIf(handOff -> handOff.outcome().isDone());
-                toSend.addAll(withoutRecorded(group));
+                List<Waiting> unknown = withoutRecorded(group);
+                HandOffTimeline.mark(unknown, HandOffTimeline.LOOKED_UP);
+                toSend.addAll(unknown);
             } catch (RuntimeException | Error e) {
                 failAll(group, e);
             }
@@ -199,6 +229,7 @@ public class HandOff {
         var group = new ArrayList<Waiting>(maxEvents);
         while (take(toSend, group)) {
             try {
+                HandOffTimeline.mark(group, HandOffTimeline.SENDER_TOOK);
                 sendGroup(group);
             } catch (RuntimeException | Error e) {
                 failAll(group, e);
@@ -261,6 +292,7 @@ public class HandOff {
             part.getValue().forEach(handOff -> events.add(handOff.event()));
             try {
                 queue.send(part.getKey(), events);
+                HandOffTimeline.mark(part.getValue(), HandOffTimeline.SENT);
             } catch (HandOffFailure e) {
                 part.getValue().forEach(handOff -> handOff.outcome().completeExceptionally(
                         e.getCause() == null ? e : e.getCause()));
