@@ -212,8 +212,8 @@ public class HandOff {
         var group = new ArrayList<Waiting>(maxEvents);
         while (take(waiting, group)) {
             try {
-                // Requests that gave up meanwhile are not sent: they were answered 503 already.
                 HandOffTimeline.mark(group, HandOffTimeline.LOOKUP_TOOK);
+                // Requests that gave up meanwhile are not sent: they were answered 503 already.
                 group.removeIf(handOff -> handOff.outcome().isDone());
                 List<Waiting> unknown = withoutRecorded(group);
                 HandOffTimeline.mark(unknown, HandOffTimeline.LOOKED_UP);
