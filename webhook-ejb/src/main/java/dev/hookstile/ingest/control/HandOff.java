@@ -227,12 +227,14 @@ public class HandOff {
     /** The second stage: sends what the first passed on, as much at a time as one message takes. */
     private void sendWhileRunning() {
         var group = new ArrayList<Waiting>(maxEvents);
-        while (take(toSend, group)) {
-            try {
-                HandOffTimeline.mark(group, HandOffTimeline.SENDER_TOOK);
-                sendGroup(group);
-            } catch (RuntimeException | Error e) {
-                failAll(group, e);
+        try (EventQueue.HeldProducer producer = queue.holdProducer()) {
+            while (take(toSend, group)) {
+                try {
+                    HandOffTimeline.mark(group, HandOffTimeline.SENDER_TOOK);
+                    sendGroup(producer, group);
+                } catch (RuntimeException | Error e) {
+                    failAll(group, e);
+                }
             }
         }
     }
@@ -276,7 +278,7 @@ public class HandOff {
         group.forEach(handOff -> handOff.outcome().completeExceptionally(e));
     }
 
-    private void sendGroup(List<Waiting> group) {
+    private void sendGroup(EventQueue.HeldProducer producer, List<Waiting> group) {
         group.removeIf(handOff -> handOff.outcome().isDone());
         if (group.isEmpty()) {
             return;
@@ -291,7 +293,7 @@ public class HandOff {
             var events = new ArrayList<Outgoing>(part.getValue().size());
             part.getValue().forEach(handOff -> events.add(handOff.event()));
             try {
-                queue.send(part.getKey(), events);
+                producer.send(part.getKey(), events);
                 HandOffTimeline.mark(part.getValue(), HandOffTimeline.SENT);
             } catch (HandOffFailure e) {
                 part.getValue().forEach(handOff -> handOff.outcome().completeExceptionally(

@@ -15,16 +15,21 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The processing queues: puts events on them as persistent messages ({@link EventMessage}), outside any transaction
  * for ingest's grouped hand-off ({@link #send}), inside the caller's for a replay ({@link #resend}).
  *
- * <p>Connections come from the container's pool for the resource adapter's connection factory and are closed after
- * each send, which returns them to that pool. Keeping producers open across requests is not an option with this
- * connector: the container ties a handle to the request that opened it and the handles leaked until the pool was
- * exhausted (measured: in-use connections reached the maximum within a second under load).
+ * <p>Connections come from the container's pool for the resource adapter's connection factory. A replay's send takes
+ * one and closes it afterwards, which returns it to that pool. Ingest's sender threads each hold one connection,
+ * session and producer from one send to the next ({@link HeldProducer}): opening them per send cost a synchronous
+ * round trip to the broker (the producer's registration) and three more commands the broker's threads handle for
+ * every message, which at a few hundred events a second is a message each. Held by a request instead, they
+ * leaked: the container ties a handle to the request that opened it, and the pool was exhausted within a second
+ * under load; a sender thread lives as long as the application and holds exactly one.
  */
 @ApplicationScoped
 public class EventQueue {
@@ -35,6 +40,9 @@ public class EventQueue {
      * policy; what keeps a replay from crowding out new deliveries on any broker is its pacing ({@code ReplayJobs}).
      */
     public static final int REPLAY_PRIORITY = 1;
+
+    /** One group per ordered queue: the broker gives it to one consumer at a time, across instances. */
+    private static final String GROUP_PROPERTY = "JMSXGroupID";
 
     @Inject
     ConnectionFactory factory;
@@ -50,13 +58,89 @@ public class EventQueue {
     @Inject
     SentMessages messages;
 
+    /** A producer for one thread's sends, outside any transaction: opened at its first send, closed by its owner. */
+    public HeldProducer holdProducer() {
+        return new HeldProducer();
+    }
+
     /**
-     * Sends these events as one persistent message to the named queue ({@link #queueOf}), outside any transaction,
-     * and returns once the broker has stored it.
+     * One thread's connection, session and producer, held from one send to the next. Not thread-safe: a JMS session
+     * belongs to one thread.
      */
-    public void send(String queueName, List<Outgoing> events) throws HandOffFailure {
-        sendNow(handOffFactory, queueName, events, Message.DEFAULT_PRIORITY);
-        messages.sent();
+    public class HeldProducer implements AutoCloseable {
+
+        private Connection connection;
+        private Session session;
+        private MessageProducer producer;
+        private final Map<String, Queue> orderedQueues = new HashMap<>();
+
+        /**
+         * Sends these events as one persistent message to the named queue ({@link #queueOf}), outside any
+         * transaction, and returns once the broker has stored it.
+         */
+        public void send(String queueName, List<Outgoing> events) throws HandOffFailure {
+            boolean held = producer != null;
+            try {
+                sendOnce(queueName, events);
+            } catch (JMSException | RuntimeException e) {
+                close();
+                if (!held) {
+                    throw new HandOffFailure("the broker did not accept the event", e);
+                }
+                // The connection held since an earlier send may have died meanwhile (a broker restart): once more on
+                // a new one, as a connection drawn from the pool for this send would have been. Should the first try
+                // have been stored after all, the event is queued twice and the claim processes it once.
+                try {
+                    sendOnce(queueName, events);
+                } catch (JMSException | RuntimeException again) {
+                    close();
+                    again.addSuppressed(e);
+                    throw new HandOffFailure("the broker did not accept the event", again);
+                }
+            }
+            messages.sent();
+        }
+
+        private void sendOnce(String queueName, List<Outgoing> events) throws JMSException {
+            if (producer == null) {
+                connection = handOffFactory.createConnection();
+                session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                // Without a destination: one producer for the event queue and every ordered queue.
+                producer = session.createProducer(null);
+            }
+            boolean ordered = !ContainerResources.QUEUE_NAME.equals(queueName);
+            Queue destination = queue;
+            if (ordered) {
+                destination = orderedQueues.get(queueName);
+                if (destination == null) {
+                    destination = session.createQueue(queueName);
+                    orderedQueues.put(queueName, destination);
+                }
+            }
+            BytesMessage message = EventMessage.create(session, events);
+            if (ordered) {
+                message.setStringProperty(GROUP_PROPERTY, queueName);
+            }
+            producer.send(destination, message, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY,
+                    Message.DEFAULT_TIME_TO_LIVE);
+        }
+
+        /** Returns the connection to the container's pool (its session and producer close with it). */
+        @Override
+        public void close() {
+            Connection held = connection;
+            connection = null;
+            session = null;
+            producer = null;
+            orderedQueues.clear();
+            if (held != null) {
+                try {
+                    held.close();
+                } catch (JMSException | RuntimeException e) {
+                    // Already broken: the pool replaces it.
+                }
+            }
+        }
     }
 
     /**
@@ -80,21 +164,16 @@ public class EventQueue {
      * @param headersJson the retained headers as recorded
      */
     public void resend(Outgoing event) throws HandOffFailure {
-        sendNow(factory, queueOf(event), List.of(event), REPLAY_PRIORITY);
-    }
-
-    private void sendNow(ConnectionFactory through, String queueName, List<Outgoing> events, int priority)
-            throws HandOffFailure {
+        String queueName = queueOf(event);
         boolean ordered = !ContainerResources.QUEUE_NAME.equals(queueName);
-        try (Connection connection = through.createConnection();
+        try (Connection connection = factory.createConnection();
              Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              MessageProducer producer = session.createProducer(ordered ? session.createQueue(queueName) : queue)) {
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);
-            producer.setPriority(priority);
-            BytesMessage message = EventMessage.create(session, events);
+            producer.setPriority(REPLAY_PRIORITY);
+            BytesMessage message = EventMessage.create(session, List.of(event));
             if (ordered) {
-                // One group per ordered queue: the broker gives it to one consumer at a time, across instances.
-                message.setStringProperty("JMSXGroupID", queueName);
+                message.setStringProperty(GROUP_PROPERTY, queueName);
             }
             producer.send(message);
         } catch (JMSException | RuntimeException e) {

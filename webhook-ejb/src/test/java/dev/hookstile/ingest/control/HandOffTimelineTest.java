@@ -83,8 +83,13 @@ class HandOffTimelineTest {
         var handOff = new HandOff();
         handOff.queue = new EventQueue() {
             @Override
-            public void send(String queueName, List<Outgoing> events) {
-                pause(sendMillis);
+            public HeldProducer holdProducer() {
+                return new HeldProducer() {
+                    @Override
+                    public void send(String queueName, List<Outgoing> events) {
+                        pause(sendMillis);
+                    }
+                };
             }
         };
         handOff.duplicates = new DuplicateLookup() {
