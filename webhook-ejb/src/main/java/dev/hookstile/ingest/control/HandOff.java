@@ -75,7 +75,8 @@ public class HandOff {
     int timeoutSeconds;
 
     /**
-     * How many threads send to the broker at once, each with one pooled broker connection while it sends. One
+     * How many threads send to the broker at once, each holding one pooled broker connection (its session and
+     * producer too, {@link EventQueue.HeldProducer}) while the application runs. One
      * makes the largest groups, and the database lookup runs in a thread of its own meanwhile: measured, one sender
      * acked a third more than two, each looking up and sending in turn.
      */

@@ -21,7 +21,7 @@ import java.util.Map;
 
 /**
  * The processing queues: puts events on them as persistent messages ({@link EventMessage}), outside any transaction
- * for ingest's grouped hand-off ({@link #send}), inside the caller's for a replay ({@link #resend}).
+ * for ingest's grouped hand-off ({@link HeldProducer#send}), inside the caller's for a replay ({@link #resend}).
  *
  * <p>Connections come from the container's pool for the resource adapter's connection factory. A replay's send takes
  * one and closes it afterwards, which returns it to that pool. Ingest's sender threads each hold one connection,
