@@ -35,7 +35,8 @@ import java.util.concurrent.BlockingQueue;
 @ApplicationScoped
 public class QueuedResource {
 
-    private static final String ACCEPTED = "{\"status\":\"accepted\"}";
+    /** The headers every event of this endpoint keeps: none. */
+    private static final String NO_HEADERS = EventMessage.headersJson(Map.of());
 
     @Inject
     EventQueue queue;
@@ -60,7 +61,7 @@ public class QueuedResource {
     public Response receive(InputStream body, @HeaderParam("X-GitHub-Delivery") String id,
                             @HeaderParam("X-GitHub-Event") String type) throws IOException, HandOffFailure {
         Outgoing event = new Outgoing("bench", "github", id, type == null ? "bench" : type, null, Instant.now(),
-                EventMessage.headersJson(Map.of()), body.readAllBytes());
+                NO_HEADERS, body.readAllBytes());
         EventQueue.HeldProducer producer;
         try {
             producer = producers.take();
@@ -73,10 +74,7 @@ public class QueuedResource {
         } finally {
             producers.offer(producer);
         }
-        return Response.status(Response.Status.ACCEPTED)
-                .type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(ACCEPTED)
-                .build();
+        return BareResource.accepted();
     }
 
     @PreDestroy
